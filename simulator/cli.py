@@ -1,0 +1,112 @@
+"""The command line: `bandu-sim play|selfplay|bench` (also `python -m simulator`).
+
+Exit status: 0 on success, 2 on bad input with a one-line message (no traceback), 1 on a bug.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from simulator.core.errors import SimulatorError, UsageError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        raise UsageError(message)
+
+
+def _parse_setting(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise UsageError(f"--setting wants KEY=VALUE, not {text!r}")
+    try:
+        parsed: Any = int(value)
+    except ValueError:
+        parsed = value
+    return key.strip(), parsed
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="bandu-sim", description="Desktop simulator of wooden board games.")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    play = sub.add_parser("play", help="open the window (the menu, or straight into GAME)")
+    play.add_argument("game", nargs="?", help="tanbo (more games are coming)")
+    play.add_argument("--load", metavar="FILE", help="open a saved game")
+    play.add_argument("--size", type=int, help="window size preset: width in pixels")
+
+    selfplay = sub.add_parser("selfplay", help="computer against computer, many games")
+    selfplay.add_argument("game")
+    selfplay.add_argument("--games", type=int, default=10)
+    selfplay.add_argument("--seed", type=int, default=0)
+    selfplay.add_argument("--players", default="mcts,random",
+                          help="comma-separated agents: random, mcts, mcts:easy|medium|strong")
+    selfplay.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
+                          help="game setting, e.g. size=11 or start=classic (repeatable)")
+    selfplay.add_argument("--workers", type=int, default=1, help="processes to use")
+    selfplay.add_argument("--json", action="store_true")
+
+    bench = sub.add_parser("bench", help="measure speed against the reference implementations")
+    bench.add_argument("--json", action="store_true")
+    bench.add_argument("--quick", action="store_true", help="one short run (a smoke test)")
+    return parser
+
+
+def _cmd_play(args) -> int:
+    from simulator.app.main import run_app
+
+    return run_app(game=args.game, load=args.load, width=args.size)
+
+
+def _cmd_selfplay(args) -> int:
+    from simulator.progress import ProgressBar
+    from simulator.selfplay import selfplay
+
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    settings = dict(_parse_setting(s) for s in args.setting)
+    report = selfplay(args.game, args.games, args.seed, players, settings, workers=args.workers,
+                      progress=ProgressBar(f"{args.game} selfplay"))
+    if args.json:
+        print(json.dumps(report, indent=1))
+    else:
+        for seat, (player, wins) in enumerate(zip(report["players"], report["wins"])):
+            print(f"seat {seat} {player:<14} {wins:>4} wins of {args.games}")
+        lengths = [g["length"] for g in report["games"]]
+        print(f"mean length {sum(lengths) / len(lengths):.1f} moves")
+    return 0
+
+
+def _cmd_bench(args) -> int:
+    from simulator.bench import format_report, run_benchmarks
+    from simulator.progress import ProgressBar
+
+    report = run_benchmarks(quick=args.quick, progress=ProgressBar("bench"))
+    print(json.dumps(report, indent=1) if args.json else format_report(report))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            args = parser.parse_args(["play", *(argv or [])])
+        handler = {"play": _cmd_play, "selfplay": _cmd_selfplay, "bench": _cmd_bench}[args.command]
+        return handler(args)
+    except SimulatorError as error:
+        print(f"bandu-sim: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("bandu-sim: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,145 @@
+"""Computer players for any game of the GameState protocol.
+
+An Agent chooses an action for the player to move in a state it may not change (it works on
+clones). RandomAgent picks uniformly. MCTSAgent is UCT with random playouts, open-loop chance
+handling (chance nodes are sampled by their probabilities), any number of players, an iteration
+budget with an optional wall-clock cap, and an optional evaluator that scores positions where a
+playout is cut short. Strength levels are named presets of those budgets, set per game.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from simulator.core.state import Action, GameState
+
+Evaluator = Callable[[GameState], list[float]]
+
+
+class Agent(Protocol):
+    name: str
+
+    def choose(self, state: GameState, rng: random.Random) -> Action:
+        """An action for state.current_player(); must not modify `state`."""
+        ...
+
+
+class RandomAgent:
+    name = "random"
+
+    def choose(self, state: GameState, rng: random.Random) -> Action:
+        return state.random_action(rng)
+
+
+@dataclass
+class _Node:
+    player: int                     # who acted to reach this node (-1 at the root)
+    untried: list[Action] | None = None
+    children: dict[Action, _Node] = field(default_factory=dict)
+    visits: int = 0
+    value: float = 0.0              # sum of rewards in [0, 1] for `player`
+
+
+@dataclass
+class MCTSAgent:
+    """UCT search. `iterations` bounds the work; `time_limit` (seconds) caps it as well."""
+
+    iterations: int = 1000
+    time_limit: float | None = None
+    exploration: float = 1.0
+    playout_depth: int | None = None
+    evaluator: Evaluator | None = None
+    name: str = "mcts"
+
+    def choose(self, state: GameState, rng: random.Random) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        root = _Node(player=-1)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        for done in range(self.iterations):
+            self._iterate(root, state.clone(), rng)
+            if deadline is not None and done % 16 == 15 and time.perf_counter() > deadline:
+                break
+        best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].value))
+        return best[0]
+
+    def _iterate(self, root: _Node, state: GameState, rng: random.Random) -> None:
+        path = [root]
+        node = root
+        # selection and expansion
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_unchecked(state.random_action(rng))
+                continue
+            mover = state.current_player()
+            if node.untried is None:
+                node.untried = state.legal_actions()
+                rng.shuffle(node.untried)
+            # an action may be new to this node when chance led elsewhere before (open loop)
+            untried = [a for a in node.untried if a not in node.children]
+            node.untried = untried
+            if untried:
+                action = untried.pop()
+                state.apply_unchecked(action)
+                child = _Node(player=mover)
+                node.children[action] = child
+                path.append(child)
+                break
+            action, node = self._select(node, state)
+            state.apply_unchecked(action)
+            path.append(node)
+        rewards = self._playout(state, rng)
+        for visited in path:
+            visited.visits += 1
+            if visited.player >= 0:
+                visited.value += rewards[visited.player]
+
+    def _select(self, node: _Node, state: GameState) -> tuple[Action, _Node]:
+        legal = set(state.legal_actions()) if len(node.children) else set()
+        log_n = math.log(node.visits + 1)
+        best, best_score = None, -math.inf
+        for action, child in node.children.items():
+            if action not in legal:
+                continue
+            score = child.value / child.visits + self.exploration * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best, best_score = (action, child), score
+        assert best is not None
+        return best
+
+    def _playout(self, state: GameState, rng: random.Random) -> list[float]:
+        step = getattr(state, "random_playout_step", None)
+        depth = 0
+        limit = self.playout_depth
+        while not state.is_terminal():
+            if limit is not None and depth >= limit:
+                if self.evaluator is not None:
+                    return [(v + 1.0) / 2.0 for v in self.evaluator(state)]
+                return [0.5] * state.num_players
+            if step is not None:
+                step(rng)
+            else:
+                state.apply_unchecked(state.random_action(rng))
+            depth += 1
+        return [(v + 1.0) / 2.0 for v in state.returns()]
+
+
+@dataclass(frozen=True)
+class Strength:
+    """A named computer level for one game."""
+
+    name: str
+    label: str
+    make: Callable[[], Agent]
+
+
+def parse_agent_spec(spec: str) -> tuple[str, str | None]:
+    """'mcts:strong' -> ('mcts', 'strong'); 'random' -> ('random', None)."""
+    kind, _, level = spec.strip().partition(":")
+    return kind.lower(), (level.lower() or None)

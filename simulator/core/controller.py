@@ -1,0 +1,345 @@
+"""The turn controller shared by all games.
+
+It owns the state and the seats (a person, or a computer agent at a strength), resolves chance
+moves with a seeded RNG, runs computer moves on a worker thread (the UI calls `poll()` every
+frame and never blocks), applies people's actions coming from views, keeps the history, undoes,
+saves, loads and autosaves.
+
+Determinism: chance outcomes and agent RNGs are seeded from (seed, ply), so a seed and the
+action list replay a game exactly, whether it was played in one sitting or loaded half way.
+
+Undo follows Board Game Arena's policy, read for a table with computer players: a person may
+take back their own last move, together with the computer moves that answered it, until another
+person acts or a chance outcome (a draw, a roll: hidden information) is revealed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from simulator.core import registry
+from simulator.core.agents import Agent
+from simulator.core.errors import IllegalAction, SaveError, SettingsError
+from simulator.core.state import CHANCE, TERMINAL, Action, GameState
+
+SAVE_FORMAT = "bandu-sim save"
+SAVE_VERSION = 1
+PERSON, COMPUTER = "person", "computer"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who plays a seat: a person, or the computer with an agent spec like 'mcts:strong'."""
+
+    kind: str = PERSON
+    agent: str | None = None
+    name: str = ""
+
+    @property
+    def is_computer(self) -> bool:
+        return self.kind == COMPUTER
+
+    def describe(self) -> str:
+        if self.is_computer:
+            level = (self.agent or "mcts").partition(":")[2]
+            return f"Computer, {level}" if level else f"Computer ({self.agent})"
+        return self.name or "Person"
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    player: int        # seat index, or CHANCE
+    action: str        # the game's notation
+
+
+def _seeded(seed: int, ply: int, purpose: str) -> random.Random:
+    return random.Random(f"{seed}:{ply}:{purpose}")
+
+
+class TurnController:
+    def __init__(self, game: str, settings: dict[str, Any] | None = None,
+                 seats: list[Seat] | None = None, seed: int = 0,
+                 autosave_path: str | Path | None = None, computer_delay: float = 0.0) -> None:
+        self.info = registry.get_game(game)
+        self.settings = dict(settings or {})
+        self.initial = self.info.new_game(**self.settings)
+        self.state = self.initial.clone()
+        n = self.state.num_players
+        self.seats = list(seats) if seats is not None else [Seat() for _ in range(n)]
+        if len(self.seats) != n:
+            raise SettingsError(f"{self.info.title} here has {n} seats, not {len(self.seats)}")
+        self.seed = seed
+        self.agents: list[Agent | None] = [
+            self.info.make_agent(s.agent or "mcts") if s.is_computer else None for s in self.seats]
+        self.history: list[HistoryEntry] = []
+        self.think_seconds: list[list[float]] = [[] for _ in self.seats]   # blocking play only
+        self._before: list[GameState] = []        # state before each history entry
+        self.autosave_path = Path(autosave_path) if autosave_path else None
+        self.autosave_error: str | None = None
+        self.computer_delay = computer_delay
+        self.version = 0                           # bumps on every change, for views
+        self._last_change = time.monotonic()
+        self._executor: ThreadPoolExecutor | None = None
+        self._pending: Future | None = None
+        self._pending_version = -1
+        self._lock = threading.Lock()
+
+    # --- queries ---------------------------------------------------------------------------------
+    @property
+    def game_name(self) -> str:
+        return self.info.name
+
+    def current_player(self) -> int:
+        return self.state.current_player()
+
+    def is_over(self) -> bool:
+        return self.state.is_terminal()
+
+    def is_person_turn(self) -> bool:
+        p = self.state.current_player()
+        return p >= 0 and not self.seats[p].is_computer
+
+    def is_computer_thinking(self) -> bool:
+        return self._pending is not None
+
+    def ply(self) -> int:
+        return len(self.history)
+
+    # --- acting ----------------------------------------------------------------------------------
+    def submit(self, action: Action) -> None:
+        """A person's action from a view; raises IllegalAction with the reason."""
+        p = self.state.current_player()
+        if p == TERMINAL:
+            raise IllegalAction("the game is over")
+        if p == CHANCE or self.seats[p].is_computer:
+            raise IllegalAction("it is not a person's turn")
+        self._record(p, action)
+
+    def _record(self, player: int, action: Action) -> None:
+        before = self.state.clone()
+        self.state.apply(action)  # validates; raises IllegalAction and leaves the state unchanged
+        self._before.append(before)
+        self.history.append(HistoryEntry(player, self.state_notation(before, action)))
+        self._changed()
+
+    @staticmethod
+    def state_notation(state: GameState, action: Action) -> str:
+        return state.action_to_str(action)
+
+    def _changed(self) -> None:
+        self.version += 1
+        self._last_change = time.monotonic()
+        self._autosave()
+
+    def poll(self, now: float | None = None) -> bool:
+        """Advance whatever does not need a person: chance moves and computer moves.
+
+        Non-blocking: starts a computer search on the worker thread, or applies a finished one.
+        Returns True when the state changed."""
+        changed = False
+        while True:
+            p = self.state.current_player()
+            if p == CHANCE:
+                rng = _seeded(self.seed, self.ply(), "chance")
+                self._record(CHANCE, self.state.random_action(rng))
+                changed = True
+                continue
+            if p < 0 or not self.seats[p].is_computer:
+                return changed
+            if self._pending is None:
+                now = time.monotonic() if now is None else now
+                if now - self._last_change < self.computer_delay:
+                    return changed
+                self._start_search(p)
+                return changed
+            if not self._pending.done():
+                return changed
+            future, self._pending = self._pending, None
+            if self._pending_version != self.version:
+                continue   # the position changed (undo, load) while it thought: think again
+            self._record(p, future.result())
+            changed = True
+
+    def _start_search(self, player: int) -> None:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer-player")
+        agent = self.agents[player]
+        assert agent is not None
+        rng = _seeded(self.seed, self.ply(), "agent")
+        snapshot = self.state.clone()
+        self._pending_version = self.version
+        self._pending = self._executor.submit(agent.choose, snapshot, rng)
+
+    def play_computer_moves(self) -> int:
+        """Blocking: play chance and computer moves until a person must act or the game ends.
+
+        For self-play, tests and the command line. Returns the number of moves made."""
+        made = 0
+        while True:
+            p = self.state.current_player()
+            if p == CHANCE:
+                self._record(CHANCE, self.state.random_action(_seeded(self.seed, self.ply(), "chance")))
+            elif p >= 0 and self.seats[p].is_computer:
+                agent = self.agents[p]
+                assert agent is not None
+                started = time.perf_counter()
+                action = agent.choose(self.state.clone(), _seeded(self.seed, self.ply(), "agent"))
+                self.think_seconds[p].append(time.perf_counter() - started)
+                self._record(p, action)
+            else:
+                return made
+            made += 1
+
+    def wait_for_computer(self, timeout: float = 30.0) -> None:
+        """Block until a pending computer search finishes (tests); then poll() applies it."""
+        if self._pending is not None:
+            self._pending.result(timeout=timeout)
+
+    # --- undo ------------------------------------------------------------------------------------
+    def undo_target(self) -> int | None:
+        """Index in history of the move an undo would take back, or None if none may be."""
+        for index in range(len(self.history) - 1, -1, -1):
+            player = self.history[index].player
+            if player == CHANCE:
+                return None
+            if not self.seats[player].is_computer:
+                return index
+        return None
+
+    def can_undo(self) -> bool:
+        return self.undo_target() is not None
+
+    def undo(self) -> bool:
+        """Take back the last person's move and the computer moves after it. False if refused."""
+        index = self.undo_target()
+        if index is None:
+            return False
+        self.state = self._before[index]
+        del self._before[index:]
+        del self.history[index:]
+        self._pending = None          # a search under way is for a position that is gone
+        self._changed()
+        return True
+
+    # --- saving ----------------------------------------------------------------------------------
+    def to_save_dict(self) -> dict[str, Any]:
+        return {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "game": self.game_name,
+            "settings": self.settings,
+            "seed": self.seed,
+            "seats": [asdict(s) for s in self.seats],
+            "history": [{"player": h.player, "action": h.action} for h in self.history],
+            "state": self.state.to_dict(),
+            "saved_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        }
+
+    def save(self, path: str | Path) -> Path:
+        """Write the game to `path` atomically (a crash never leaves half a file)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(self.to_save_dict(), indent=1)
+        fd, tmp = tempfile.mkstemp(prefix=".save-", suffix=".json", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return path
+
+    def _autosave(self) -> None:
+        if self.autosave_path is None:
+            return
+        try:
+            self.save(self.autosave_path)
+            self.autosave_error = None
+        except OSError as error:
+            self.autosave_error = f"autosave failed: {error.strerror or error}"
+
+    @classmethod
+    def load(cls, path: str | Path, autosave_path: str | Path | None = None,
+             computer_delay: float = 0.0) -> TurnController:
+        """Read a save file; raises SaveError with one line naming the file and the problem."""
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise SaveError(f"{path}: no such file") from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise SaveError(f"{path}: cannot be read ({getattr(error, 'strerror', None) or error})") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise SaveError(f"{path}: not a save file (bad JSON at line {error.lineno}: {error.msg})") from None
+        try:
+            return cls.from_save_dict(data, autosave_path=autosave_path, computer_delay=computer_delay)
+        except SaveError as error:
+            raise SaveError(f"{path}: {error}") from None
+
+    @classmethod
+    def from_save_dict(cls, data: Any, autosave_path: str | Path | None = None,
+                       computer_delay: float = 0.0) -> TurnController:
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise SaveError("not a bandu-sim save file")
+        if data.get("version") != SAVE_VERSION:
+            raise SaveError(f"save version {data.get('version')!r} is not supported (this program reads {SAVE_VERSION})")
+        seed = data.get("seed")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise SaveError("'seed' must be a whole number")
+        settings = data.get("settings", {})
+        if not isinstance(settings, dict):
+            raise SaveError("'settings' must be an object")
+        seats_data = data.get("seats")
+        if not isinstance(seats_data, list):
+            raise SaveError("'seats' must be a list")
+        seats = []
+        for n, seat in enumerate(seats_data):
+            if not isinstance(seat, dict) or seat.get("kind") not in (PERSON, COMPUTER):
+                raise SaveError(f"seat {n + 1}: kind must be 'person' or 'computer'")
+            agent = seat.get("agent")
+            if agent is not None and not isinstance(agent, str):
+                raise SaveError(f"seat {n + 1}: agent must be text")
+            seats.append(Seat(seat["kind"], agent, str(seat.get("name", ""))))
+        try:
+            controller = cls(str(data.get("game")), settings, seats, seed, computer_delay=computer_delay)
+        except SettingsError as error:
+            raise SaveError(str(error)) from None
+        history = data.get("history")
+        if not isinstance(history, list):
+            raise SaveError("'history' must be a list")
+        for n, entry in enumerate(history):
+            if not isinstance(entry, dict) or not isinstance(entry.get("action"), str) \
+                    or not isinstance(entry.get("player"), int):
+                raise SaveError(f"move {n + 1}: needs 'player' and 'action'")
+            expected = controller.state.current_player()
+            if entry["player"] != expected:
+                raise SaveError(f"move {n + 1}: made by seat {entry['player']}, but seat {expected} was to move")
+            try:
+                action = controller.state.action_from_str(entry["action"])
+                controller._record(expected, action)
+            except IllegalAction as error:
+                raise SaveError(f"move {n + 1} ({entry['action']}): {error}") from None
+        saved_state = data.get("state")
+        if saved_state is not None and saved_state != controller.state.to_dict():
+            raise SaveError("the moves do not lead to the saved position (file edited or damaged)")
+        controller.autosave_path = Path(autosave_path) if autosave_path else None
+        return controller
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+        self._pending = None

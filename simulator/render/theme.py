@@ -1,0 +1,20 @@
+"""Colours and fonts shared by every screen, so the games look like one program."""
+
+FONT = ("DejaVu Sans", "Arial", "Helvetica")
+FONT_SERIF = ("DejaVu Serif", "Georgia", "Times New Roman")
+
+BACKGROUND = (38, 44, 40)          # green-grey baize around boards
+BACKGROUND_TOP = (54, 64, 57)
+PANEL = (24, 26, 24, 215)
+PANEL_LIGHT = (250, 244, 232, 235)
+TEXT = (240, 236, 226, 255)
+TEXT_DIM = (185, 180, 168, 255)
+TEXT_DARK = (40, 32, 24, 255)
+ACCENT = (214, 160, 72)            # brass
+ACCENT_TEXT = (30, 22, 12, 255)
+BUTTON = (70, 76, 70)
+BUTTON_HOVER = (96, 104, 96)
+BUTTON_DISABLED = (52, 56, 52)
+DANGER = (208, 64, 52)
+GOOD = (96, 176, 96)
+GRID_LINE = (58, 38, 18, 230)

@@ -1,0 +1,197 @@
+"""Small 2D widgets drawn with pyglet shapes and text: buttons, panels, labels, toasts, overlays.
+
+Widgets live in a Batch owned by their screen and are positioned by the screen's layout();
+mouse handling is hit-testing in window pixels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pyglet
+from pyglet import shapes
+from pyglet.graphics import Batch, Group
+
+from simulator.render import theme
+
+BACK, MIDDLE, FRONT, OVERLAY, OVERLAY_FRONT, TOP = (Group(order=n) for n in range(6))
+
+
+def label(text: str, x: float = 0, y: float = 0, size: float = 14, batch: Batch | None = None,
+          group: Group | None = None, color=theme.TEXT, anchor_x: str = "left", anchor_y: str = "baseline",
+          bold: bool = False, width: int | None = None, multiline: bool = False, serif: bool = False,
+          align: str = "left") -> pyglet.text.Label:
+    return pyglet.text.Label(
+        text, x=x, y=y, font_name=list(theme.FONT_SERIF if serif else theme.FONT), font_size=size,
+        color=color, anchor_x=anchor_x, anchor_y=anchor_y, batch=batch, group=group,
+        weight="bold" if bold else "normal", width=width, multiline=multiline, align=align)
+
+
+class Button:
+    """A rounded button with a label; `on_click` runs on a left click while enabled."""
+
+    def __init__(self, text: str, on_click: Callable[[], None], batch: Batch, size: float = 14,
+                 width: float = 160, height: float = 40, primary: bool = False,
+                 group: Group = FRONT, text_group: Group | None = None, tooltip: str = "") -> None:
+        self.on_click = on_click
+        self.primary = primary
+        self.enabled = True
+        self.selected = False
+        self.hover = False
+        self.visible = True
+        self.tooltip = tooltip
+        self.x, self.y, self.width, self.height = 0.0, 0.0, width, height
+        self.shape = shapes.RoundedRectangle(0, 0, width, height, radius=8, segments=6,
+                                             color=theme.BUTTON, batch=batch, group=group)
+        self.text = label(text, size=size, batch=batch, group=text_group or Group(order=group.order + 1),
+                          anchor_x="center", anchor_y="center")
+        self.width = max(width, self.text.content_width + 28)    # never narrower than its text
+        self.shape.width = self.width
+        self._restyle()
+
+    def place(self, x: float, y: float, width: float | None = None, height: float | None = None) -> None:
+        self.x, self.y = x, y
+        if width is not None:
+            self.width = width
+        if height is not None:
+            self.height = height
+        self.shape.position = (x, y)
+        self.shape.width, self.shape.height = self.width, self.height
+        self.text.position = (x + self.width / 2, y + self.height / 2, 0)
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.visible and self.x <= x <= self.x + self.width and self.y <= y <= self.y + self.height
+
+    def set_text(self, text: str) -> None:
+        if self.text.text != text:
+            self.text.text = text
+
+    def set_enabled(self, enabled: bool) -> None:
+        if enabled != self.enabled:
+            self.enabled = enabled
+            self._restyle()
+
+    def set_selected(self, selected: bool) -> None:
+        if selected != self.selected:
+            self.selected = selected
+            self._restyle()
+
+    def set_hover(self, hover: bool) -> None:
+        if hover != self.hover:
+            self.hover = hover
+            self._restyle()
+
+    def set_visible(self, visible: bool) -> None:
+        self.visible = visible
+        self.shape.visible = visible
+        self.text.visible = visible
+
+    def _restyle(self) -> None:
+        if not self.enabled:
+            colour, text = theme.BUTTON_DISABLED, (130, 130, 122, 255)
+        elif self.primary or self.selected:
+            colour = tuple(min(255, c + 24) for c in theme.ACCENT) if self.hover else theme.ACCENT
+            text = theme.ACCENT_TEXT
+        else:
+            colour, text = (theme.BUTTON_HOVER if self.hover else theme.BUTTON), theme.TEXT
+        self.shape.color = colour
+        self.text.color = text
+
+    def click(self) -> bool:
+        if self.visible and self.enabled:
+            self.on_click()
+            return True
+        return False
+
+
+class Toast:
+    """A one-line message at the bottom of the window that fades after a few seconds."""
+
+    def __init__(self, batch: Batch) -> None:
+        self.box = shapes.RoundedRectangle(0, 0, 10, 36, radius=8, segments=6, color=(20, 20, 20, 220),
+                                           batch=batch, group=OVERLAY_FRONT)
+        self.text = label("", size=13, batch=batch, group=TOP, anchor_x="center", anchor_y="center")
+        self.remaining = 0.0
+        self.window_width = 800
+        self._set_alpha(0)
+
+    def show(self, message: str, seconds: float = 3.5, error: bool = False) -> None:
+        self.text.text = message
+        self.text.color = (255, 170, 160, 255) if error else theme.TEXT
+        self.remaining = seconds
+        self.layout(self.window_width)
+        self._set_alpha(1)
+
+    def layout(self, window_width: float) -> None:
+        self.window_width = window_width
+        width = min(window_width - 20, self.text.content_width + 40)
+        self.box.width = width
+        self.box.position = (window_width / 2 - width / 2, 18)
+        self.text.position = (window_width / 2, 36, 0)
+
+    @property
+    def message(self) -> str:
+        return self.text.text if self.remaining > 0 else ""
+
+    def update(self, dt: float) -> None:
+        if self.remaining > 0:
+            self.remaining -= dt
+            self._set_alpha(min(1.0, max(0.0, self.remaining / 0.6)))
+
+    def _set_alpha(self, alpha: float) -> None:
+        self.box.opacity = int(220 * alpha)
+        r, g, b, _ = self.text.color
+        self.text.color = (r, g, b, int(255 * alpha))
+
+
+class Overlay:
+    """A dimmed full-window layer with a centred panel, a title and a body text."""
+
+    def __init__(self, batch: Batch, title: str, body: str, width: float = 640, body_size: float = 12.5) -> None:
+        self.visible = False
+        self.panel_width = width
+        self.dim = shapes.Rectangle(0, 0, 10, 10, color=(0, 0, 0, 150), batch=batch, group=OVERLAY)
+        self.panel = shapes.RoundedRectangle(0, 0, width, 200, radius=14, segments=8,
+                                             color=theme.PANEL_LIGHT, batch=batch, group=OVERLAY)
+        self.title = label(title, size=22, batch=batch, group=OVERLAY_FRONT, color=theme.TEXT_DARK,
+                           anchor_x="center", anchor_y="top", bold=True, serif=True)
+        self.body = label(body, size=body_size, batch=batch, group=OVERLAY_FRONT, color=theme.TEXT_DARK,
+                          anchor_x="left", anchor_y="top", multiline=True, width=int(width - 60))
+        self.buttons: list[Button] = []
+        self.set_visible(False)
+
+    def add_button(self, button: Button) -> Button:
+        self.buttons.append(button)
+        button.set_visible(self.visible)
+        return button
+
+    def set_text(self, title: str | None = None, body: str | None = None) -> None:
+        if title is not None:
+            self.title.text = title
+        if body is not None:
+            self.body.text = body
+
+    def layout(self, width: float, height: float) -> None:
+        self.dim.width, self.dim.height = width, height
+        panel_w = min(self.panel_width, width - 40)
+        self.body.width = int(panel_w - 60)
+        body_h = self.body.content_height
+        buttons_h = 64 if self.buttons else 0
+        panel_h = min(height - 40, 90 + body_h + buttons_h + 20)
+        x0, y0 = (width - panel_w) / 2, (height - panel_h) / 2
+        self.panel.position = (x0, y0)
+        self.panel.width, self.panel.height = panel_w, panel_h
+        self.title.position = (width / 2, y0 + panel_h - 24, 0)
+        self.body.position = (x0 + 30, y0 + panel_h - 76, 0)
+        total = sum(b.width for b in self.buttons) + 16 * (len(self.buttons) - 1)
+        x = width / 2 - total / 2
+        for button in self.buttons:
+            button.place(x, y0 + 22)
+            x += button.width + 16
+
+    def set_visible(self, visible: bool) -> None:
+        self.visible = visible
+        for item in (self.dim, self.panel, self.title, self.body):
+            item.visible = visible
+        for button in self.buttons:
+            button.set_visible(visible)
