@@ -76,7 +76,7 @@ def _cmd_selfplay(args) -> int:
     if args.json:
         print(json.dumps(report, indent=1))
     else:
-        for seat, (player, wins) in enumerate(zip(report["players"], report["wins"])):
+        for seat, (player, wins) in enumerate(zip(report["players"], report["wins"], strict=True)):
             print(f"seat {seat} {player:<14} {wins:>4} wins of {args.games}")
         lengths = [g["length"] for g in report["games"]]
         print(f"mean length {sum(lengths) / len(lengths):.1f} moves")

@@ -92,7 +92,7 @@ class GameScreen(Screen):
         y = height - 62
         self.heading.position = (x, y, 0)
         y -= 30
-        for seat, (name, detail, icon) in enumerate(zip(self.seat_names, self.seat_details, self.seat_icons)):
+        for seat, (name, detail, icon) in enumerate(zip(self.seat_names, self.seat_details, self.seat_icons, strict=True)):
             top = y - seat * 66
             if icon is not None:
                 icon.scale = 40 / icon.image.width
@@ -133,7 +133,7 @@ class GameScreen(Screen):
     def _refresh_panel(self) -> None:
         controller = self.controller
         player = controller.current_player()
-        for seat, (name, detail) in enumerate(zip(self.seat_names, self.seat_details)):
+        for seat, (name, detail) in enumerate(zip(self.seat_names, self.seat_details, strict=True)):
             text = self.info.seat_name(seat)
             if name.text != text:
                 name.text = text

@@ -95,14 +95,19 @@ class App:
 def build_app(game: str | None = None, load: str | None = None, width: int | None = None,
               visible: bool = True):
     """Create the window and show the first screen; returns (window, app). Raises SimulatorError."""
-    from simulator.render.window import AppWindow
-
     if game is not None:
         info = registry.get_game(game)
         if not info.available:
             raise SettingsError(f"{info.title} is not playable yet; try: bandu-sim play tanbo")
     if load is not None and not Path(load).exists():
         raise SaveError(f"{load}: no such file")
+    try:
+        from simulator.render.window import AppWindow  # pyglet opens the display on import
+    except Exception as error:
+        if type(error).__name__ == "NoSuchDisplayException":
+            raise SimulatorError("no screen found (is DISPLAY set?); on a headless machine use: "
+                                 "xvfb-run -a bandu-sim play") from None
+        raise
     w = width or 1280
     window = AppWindow(w, int(w * 0.625), visible=visible, screenshot_dir=storage.screenshots_dir())
     app = App(window)
@@ -122,11 +127,8 @@ def build_app(game: str | None = None, load: str | None = None, width: int | Non
 
 
 def run_app(game: str | None = None, load: str | None = None, width: int | None = None) -> int:
+    build_app(game, load, width)
     import pyglet
 
-    try:
-        build_app(game, load, width)
-    except pyglet.display.NoSuchDisplayException:
-        raise SimulatorError("no screen found (is DISPLAY set?); on a headless machine use xvfb-run") from None
     pyglet.app.run(1 / 60)
     return 0

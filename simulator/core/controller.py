@@ -23,7 +23,7 @@ import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -67,10 +67,10 @@ def _seeded(seed: int, ply: int, purpose: str) -> random.Random:
 
 
 class TurnController:
-    def __init__(self, game: str, settings: dict[str, Any] | None = None,
+    def __init__(self, game: str | registry.GameInfo, settings: dict[str, Any] | None = None,
                  seats: list[Seat] | None = None, seed: int = 0,
                  autosave_path: str | Path | None = None, computer_delay: float = 0.0) -> None:
-        self.info = registry.get_game(game)
+        self.info = game if isinstance(game, registry.GameInfo) else registry.get_game(game)
         self.settings = dict(settings or {})
         self.initial = self.info.new_game(**self.settings)
         self.state = self.initial.clone()
@@ -180,12 +180,11 @@ class TurnController:
         self._pending_version = self.version
         self._pending = self._executor.submit(agent.choose, snapshot, rng)
 
-    def play_computer_moves(self) -> int:
-        """Blocking: play chance and computer moves until a person must act or the game ends.
-
-        For self-play, tests and the command line. Returns the number of moves made."""
+    def play_computer_moves(self, limit: int | None = None) -> int:
+        """Blocking: play chance and computer moves until a person must act, the game ends, or
+        `limit` moves are made. For self-play, tests and the command line. Returns the count."""
         made = 0
-        while True:
+        while limit is None or made < limit:
             p = self.state.current_player()
             if p == CHANCE:
                 self._record(CHANCE, self.state.random_action(_seeded(self.seed, self.ply(), "chance")))
@@ -199,6 +198,7 @@ class TurnController:
             else:
                 return made
             made += 1
+        return made
 
     def wait_for_computer(self, timeout: float = 30.0) -> None:
         """Block until a pending computer search finishes (tests); then poll() applies it."""
@@ -242,7 +242,7 @@ class TurnController:
             "seats": [asdict(s) for s in self.seats],
             "history": [{"player": h.player, "action": h.action} for h in self.history],
             "state": self.state.to_dict(),
-            "saved_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "saved_at": datetime.now(UTC).isoformat(timespec="seconds"),
         }
 
     def save(self, path: str | Path) -> Path:

@@ -30,7 +30,6 @@ def wood_pixels(width: int, height: int, seed: int = 1, light=(222, 178, 112), d
     """RGBA uint8 (height, width, 4): plain-sawn board, grain running along x."""
     rng = np.random.default_rng(seed)
     yy = np.linspace(0.0, 1.0, height)[:, None]
-    xx = np.linspace(0.0, 1.0, width)[None, :]
     # growth rings: nearly parallel stripes along x, gently bent by low-frequency noise
     warp = _smooth_noise(rng, (height, width), (2, 3)) * 0.9 + _smooth_noise(rng, (height, width), (6, 4)) * 0.12
     rings = np.sin(2 * np.pi * (yy * ring_count + warp))

@@ -14,7 +14,11 @@ from pyglet.graphics import Batch, Group
 
 from simulator.render import theme
 
-BACK, MIDDLE, FRONT, OVERLAY, OVERLAY_FRONT, TOP = (Group(order=n) for n in range(6))
+# Draw order: screens' own layers (a game's board uses orders 1-19) sit between BACK and MIDDLE;
+# side panels above them; overlays, and the toast, above everything.
+BACK, MIDDLE, FRONT = Group(order=0), Group(order=20), Group(order=21)
+OVERLAY, OVERLAY_FRONT = Group(order=100), Group(order=101)
+TOAST, TOP = Group(order=110), Group(order=111)
 
 
 def label(text: str, x: float = 0, y: float = 0, size: float = 14, batch: Batch | None = None,
@@ -109,7 +113,7 @@ class Toast:
 
     def __init__(self, batch: Batch) -> None:
         self.box = shapes.RoundedRectangle(0, 0, 10, 36, radius=8, segments=6, color=(20, 20, 20, 220),
-                                           batch=batch, group=OVERLAY_FRONT)
+                                           batch=batch, group=TOAST)
         self.text = label("", size=13, batch=batch, group=TOP, anchor_x="center", anchor_y="center")
         self.remaining = 0.0
         self.window_width = 800

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from simulator.core.errors import IllegalAction, SettingsError
@@ -84,7 +84,7 @@ class Geometry:
         return divmod(i, self.height)
 
 
-@lru_cache(maxsize=None)
+@cache
 def geometry(width: int, height: int) -> Geometry:
     neighbours = []
     actions = []

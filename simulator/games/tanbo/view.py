@@ -12,7 +12,14 @@ from pyglet import shapes, sprite
 from pyglet.graphics import Group
 from pyglet.window import mouse
 
-from simulator.games.tanbo.rules import BLACK, COLOUR_NAMES, COLUMN_LETTERS, WHITE, Place, TanboState
+from simulator.games.tanbo.rules import (
+    BLACK,
+    COLOUR_NAMES,
+    COLUMN_LETTERS,
+    WHITE,
+    Place,
+    TanboState,
+)
 from simulator.render import theme
 from simulator.render.board2d import GridLayout
 from simulator.render.game_view import GameView
@@ -53,7 +60,7 @@ class TanboView(GameView):
         "either colour.\n"
         "You win when the other colour has no stones left. There is no passing and no draw.")
     controls = (("Left click", "place a stone on a highlighted point"),
-                ("Hover", "preview: ghost stone, roots that would be removed ringed in red"))
+                ("Hover", "preview the move; red rings: the roots it removes"))
 
     def __init__(self, controller, batch, toast) -> None:
         super().__init__(controller, batch, toast)

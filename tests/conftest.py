@@ -1,0 +1,45 @@
+"""Shared fixtures: an X display for the window tests (Xvfb started when none is set), and a
+private data directory so tests never touch the user's saves."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def private_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("BANDU_SIM_HOME", str(tmp_path / "bandu-sim-home"))
+    return tmp_path / "bandu-sim-home"
+
+
+@pytest.fixture(scope="session")
+def x_display():
+    """A display for pyglet: the one in $DISPLAY, or a private Xvfb with Mesa's llvmpipe."""
+    if os.environ.get("DISPLAY"):
+        yield os.environ["DISPLAY"]
+        return
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        pytest.fail("window tests need Xvfb (apt-get install xvfb); ./test.sh installs it")
+    for number in range(91, 120):
+        if not os.path.exists(f"/tmp/.X11-unix/X{number}") and not os.path.exists(f"/tmp/.X{number}-lock"):
+            break
+    display = f":{number}"
+    process = subprocess.Popen([xvfb, display, "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while not os.path.exists(f"/tmp/.X11-unix/X{number}"):
+        if process.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"Xvfb did not start on {display}")
+        time.sleep(0.05)
+    os.environ["DISPLAY"] = display
+    try:
+        yield display
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

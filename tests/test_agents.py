@@ -1,0 +1,51 @@
+"""Computer players: the generic MCTS works for any game of the protocol, with or without chance,
+and is stronger than random play."""
+
+from __future__ import annotations
+
+import random
+
+from simulator.core import registry
+from simulator.core.agents import MCTSAgent, RandomAgent
+from simulator.core.registry import GameInfo
+from simulator.selfplay import selfplay
+
+DICE = GameInfo("dice", "Dice race", 2, 2, "test game with chance", package="dice_game")
+
+
+def test_mcts_takes_an_immediate_win():
+    from simulator.games.tanbo.rules import TanboState
+
+    # White to move: a4 removes Black's last root (see test_tanbo_rules); any other move does not
+    state = TanboState.from_dict({"width": 5, "height": 7, "to_move": "white", "board": [
+        "W..WW", "W...W", "..WW.", "..W..", "...W.", ".WWWB", "..WBB"]})
+    agent = MCTSAgent(iterations=300)
+    assert state.action_to_str(agent.choose(state, random.Random(1))) == "e3"
+
+
+def test_mcts_handles_chance_nodes_and_does_not_change_the_state():
+    state = DICE.new_game()
+    before = state.to_dict()
+    action = MCTSAgent(iterations=200).choose(state, random.Random(0))
+    assert state.to_dict() == before
+    assert action in state.legal_actions()
+
+
+def test_mcts_prefers_the_bigger_step_in_the_dice_race():
+    state = DICE.new_game()
+    picks = [MCTSAgent(iterations=400).choose(state, random.Random(seed)).n for seed in range(5)]
+    assert picks.count(2) >= 4
+
+
+def test_agent_specs():
+    info = registry.get_game("tanbo")
+    assert isinstance(info.make_agent("random"), RandomAgent)
+    assert info.make_agent("mcts").name == "mcts:medium"
+    assert info.make_agent("mcts:strong").name == "mcts:strong"
+
+
+def test_easy_mcts_beats_random_on_7x7():
+    report = selfplay("tanbo", games=12, seed=40, players=["mcts:easy", "random"])
+    assert report["wins"][0] >= 10, report["wins"]
+    report = selfplay("tanbo", games=12, seed=60, players=["random", "mcts:easy"])
+    assert report["wins"][1] >= 10, report["wins"]

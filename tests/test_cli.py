@@ -1,0 +1,83 @@
+"""The command line as a user runs it: exit codes, one-line errors, JSON shapes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "simulator", *args], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_selfplay_json():
+    result = run("selfplay", "tanbo", "--games", "3", "--seed", "5", "--players", "random,mcts:easy", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert [g["seed"] for g in report["games"]] == [5, 6, 7]
+    assert all(set(g) >= {"seed", "winners", "length"} for g in report["games"])
+    assert all(len(g["winners"]) == 1 and g["length"] > 0 for g in report["games"])
+    assert sum(report["wins"]) == 3 and len(report["wins"]) == 2
+
+
+def test_selfplay_is_reproducible_and_uses_settings():
+    a = json.loads(run("selfplay", "tanbo", "--games", "2", "--players", "random,random",
+                       "--setting", "size=11", "--json").stdout)
+    b = json.loads(run("selfplay", "tanbo", "--games", "2", "--players", "random,random",
+                       "--setting", "size=11", "--json").stdout)
+    assert [(g["winners"], g["length"]) for g in a["games"]] == [(g["winners"], g["length"]) for g in b["games"]]
+    assert a["settings"] == {"size": 11}
+
+
+def test_selfplay_with_two_workers_gives_the_same_games():
+    one = json.loads(run("selfplay", "tanbo", "--games", "4", "--players", "random,random", "--json").stdout)
+    two = json.loads(run("selfplay", "tanbo", "--games", "4", "--players", "random,random", "--json",
+                         "--workers", "2").stdout)
+    def outcome(report):
+        return [(g["seed"], g["winners"], g["length"]) for g in report["games"]]
+
+    assert outcome(one) == outcome(two)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["selfplay", "chess"], "unknown game 'chess'"),
+    (["selfplay", "tanbo", "--players", "random,wizard"], "unknown player 'wizard'"),
+    (["selfplay", "tanbo", "--players", "mcts:godlike,random"], "unknown strength 'godlike'"),
+    (["selfplay", "tanbo", "--players", "random"], "needs 2 players"),
+    (["selfplay", "tanbo", "--games", "0"], "--games must be at least 1"),
+    (["selfplay", "tanbo", "--games", "x"], "invalid int value"),
+    (["selfplay", "tanbo", "--setting", "size=8"], "size must be one of"),
+    (["selfplay", "tanbo", "--setting", "colour=red"], "bad settings"),
+    (["selfplay", "bandu"], "not playable yet"),
+    (["play", "bandu"], "not playable yet"),
+    (["play", "--load", "/nonexistent/save.json"], "no such file"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_exits_2_with_one_line(args, message):
+    result = run(*args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("bandu-sim: error:"), result.stderr
+    assert message in lines[0]
+
+
+def test_bench_quick_reports_ratio():
+    result = run("bench", "--quick", "--json", timeout=300)
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)["tanbo_random_playouts"]
+    assert [r["board"] for r in rows] == ["7x7", "19x19"]
+    for row in rows:
+        assert row["incremental_per_s"] > 0 and row["naive_per_s"] > 0
+        assert row["ratio"] == pytest.approx(row["incremental_per_s"] / row["naive_per_s"], rel=0.01)
+
+
+def test_help_lists_the_commands():
+    result = run("--help")
+    assert result.returncode == 0
+    for command in ("play", "selfplay", "bench"):
+        assert command in result.stdout

@@ -1,0 +1,77 @@
+"""One conformance test for every registered, playable game: random games from many seeds."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from simulator.core import registry
+from simulator.core.errors import IllegalAction
+from simulator.core.state import CHANCE, TERMINAL
+
+GAMES = [g.name for g in registry.playable_games()]
+SEEDS = range(12)
+
+
+def random_game(name: str, seed: int, max_moves: int = 5000):
+    """Play a random game, checking the protocol's promises at every step; returns the actions."""
+    state = registry.new_game(name)
+    rng = random.Random(seed)
+    actions = []
+    while not state.is_terminal() and len(actions) < max_moves:
+        player = state.current_player()
+        assert player == CHANCE or 0 <= player < state.num_players
+        if player == CHANCE:
+            outcomes = state.chance_outcomes()
+            assert outcomes and abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            legal = state.legal_actions()
+            assert legal, "a player to move must have a legal action"
+            assert legal == sorted(legal), "legal actions must be sorted"
+            assert len(set(legal)) == len(legal)
+            assert all(state.is_legal(a) for a in legal)
+            action = rng.choice(legal)
+            assert state.action_from_str(state.action_to_str(action)) == action
+        copy = state.clone()
+        assert copy == state and copy is not state
+        round_trip = type(state).from_dict(json.loads(json.dumps(state.to_dict())))
+        assert round_trip.to_dict() == state.to_dict()
+        state.apply(action)
+        copy.apply(action)
+        assert copy.to_dict() == state.to_dict()          # the clone is independent and equal
+        actions.append(action)
+    assert state.is_terminal(), "random games must end"
+    assert state.current_player() == TERMINAL
+    assert state.legal_actions() == []
+    returns = state.returns()
+    assert len(returns) == state.num_players and all(-1.0 <= r <= 1.0 for r in returns)
+    assert state.winners() and all(0 <= w < state.num_players for w in state.winners())
+    with pytest.raises(IllegalAction):
+        state.apply(actions[-1])
+    return actions, state
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_games_keep_the_protocol(name):
+    for seed in SEEDS:
+        random_game(name, seed)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_same_seed_same_game(name):
+    first, end_a = random_game(name, 99)
+    second, end_b = random_game(name, 99)
+    assert first == second and end_a.to_dict() == end_b.to_dict()
+    third, _ = random_game(name, 100)
+    assert third != first
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_clone_does_not_share_state(name):
+    state = registry.new_game(name)
+    copy = state.clone()
+    copy.apply(copy.legal_actions()[0])
+    assert state.to_dict() == registry.new_game(name).to_dict()

@@ -1,0 +1,160 @@
+"""The turn controller: seats, computer moves off the UI thread, undo policy, save, load, autosave."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
+from simulator.core.errors import IllegalAction, SaveError
+from simulator.core.registry import GameInfo
+
+PERSON_SEAT, RANDOM = Seat(PERSON), Seat(COMPUTER, "random")
+DICE = GameInfo("dice", "Dice race", 2, 2, "test game with chance", package="dice_game")
+
+
+def first_legal(controller):
+    return controller.state.legal_actions()[0]
+
+
+def test_person_against_computer_and_undo_takes_back_the_answer_too():
+    c = TurnController("tanbo", {}, [PERSON_SEAT, RANDOM], seed=5)
+    assert not c.can_undo()
+    start = c.state.to_dict()
+    c.submit(first_legal(c))
+    after_mine = c.state.to_dict()
+    assert c.play_computer_moves() == 1 and c.ply() == 2 and c.is_person_turn()
+    assert c.undo()
+    assert c.state.to_dict() == start and c.ply() == 0 and after_mine != start
+    assert not c.undo()
+
+
+def test_hot_seat_undo_takes_back_only_the_last_persons_move():
+    c = TurnController("tanbo", {}, [PERSON_SEAT, PERSON_SEAT], seed=1)
+    c.submit(first_legal(c))
+    after_black = c.state.to_dict()
+    c.submit(first_legal(c))
+    assert c.undo() and c.state.to_dict() == after_black and c.current_player() == 1
+
+
+def test_undo_stops_at_chance():
+    c = TurnController(DICE, {}, [PERSON_SEAT, PERSON_SEAT], seed=2)
+    c.submit(first_legal(c))
+    assert c.can_undo()            # the coin is not tossed yet
+    c.poll()                       # the coin: chance revealed
+    assert c.history[-1].player == -1
+    assert not c.can_undo() and not c.undo()
+
+
+def test_chance_is_seeded_and_replays():
+    outcomes = []
+    for _ in range(2):
+        c = TurnController(DICE, {}, [RANDOM, RANDOM], seed=11)
+        c.play_computer_moves()
+        assert c.is_over()
+        outcomes.append([h.action for h in c.history])
+    assert outcomes[0] == outcomes[1]
+
+
+def test_people_cannot_move_for_the_computer_or_illegally():
+    c = TurnController("tanbo", {}, [RANDOM, PERSON_SEAT], seed=1)
+    with pytest.raises(IllegalAction, match="not a person's turn"):
+        c.submit(first_legal(c))
+    c.play_computer_moves()
+    with pytest.raises(IllegalAction, match="touches"):
+        c.submit(c.state.action_from_str("d4"))
+    assert c.ply() == 1
+
+
+def test_computer_moves_run_off_the_calling_thread():
+    c = TurnController("tanbo", {}, [PERSON_SEAT, Seat(COMPUTER, "mcts:easy")], seed=4)
+    c.submit(first_legal(c))
+    assert not c.poll()                       # starts the search, returns at once
+    assert c.is_computer_thinking()
+    c.wait_for_computer()
+    assert c.poll() and c.ply() == 2 and c.is_person_turn()
+    c.close()
+
+
+def test_undo_while_the_computer_thinks_discards_its_search():
+    c = TurnController("tanbo", {}, [PERSON_SEAT, Seat(COMPUTER, "mcts:easy")], seed=4)
+    c.submit(first_legal(c))
+    c.poll()
+    assert c.undo()
+    c.wait_for_computer()
+    c.poll()
+    assert c.ply() == 0 and c.is_person_turn()
+    c.close()
+
+
+def test_save_and_load_continue_the_same_game(tmp_path):
+    seats = [Seat(COMPUTER, "mcts:easy"), Seat(COMPUTER, "random")]
+    c = TurnController("tanbo", {"width": 5, "height": 7}, seats, seed=9)
+    c.play_computer_moves(limit=6)
+    assert c.ply() == 6
+    path = c.save(tmp_path / "game.json")
+    loaded = TurnController.load(path)
+    assert loaded.state.to_dict() == c.state.to_dict()
+    assert [h.action for h in loaded.history] == [h.action for h in c.history]
+    assert loaded.seats == c.seats and loaded.settings == c.settings
+    c.play_computer_moves()
+    loaded.play_computer_moves()
+    assert loaded.state.to_dict() == c.state.to_dict()      # seeded by (seed, ply): same game
+
+
+def test_autosave_after_every_turn(private_home):
+    path = private_home / "auto.json"
+    c = TurnController("tanbo", {}, [PERSON_SEAT, RANDOM], seed=3, autosave_path=path)
+    c.submit(first_legal(c))
+    assert len(json.loads(path.read_text())["history"]) == 1
+    c.play_computer_moves()
+    assert len(json.loads(path.read_text())["history"]) == 2
+    c.undo()
+    assert json.loads(path.read_text())["history"] == []
+
+
+def _valid_save(tmp_path):
+    c = TurnController("tanbo", {}, [PERSON_SEAT, PERSON_SEAT], seed=1)
+    c.submit(first_legal(c))
+    c.submit(first_legal(c))
+    return c.to_save_dict()
+
+
+BROKEN = {
+    "not JSON": (lambda d: "{ not json", "bad JSON at line 1"),
+    "not a save": (lambda d: json.dumps({"hello": 1}), "not a bandu-sim save file"),
+    "future version": (lambda d: json.dumps(d | {"version": 99}), "version 99"),
+    "unknown game": (lambda d: json.dumps(d | {"game": "chess"}), "unknown game"),
+    "bad settings": (lambda d: json.dumps(d | {"settings": {"size": 8}}), "size must be"),
+    "bad seat": (lambda d: json.dumps(d | {"seats": [{"kind": "robot"}, {"kind": "person"}]}), "seat 1"),
+    "too few seats": (lambda d: json.dumps(d | {"seats": [{"kind": "person"}]}), "2 seats"),
+    "illegal move": (lambda d: json.dumps(d | {"history": [{"player": 0, "action": "a1"}]}), "move 1 \\(a1\\)"),
+    "wrong player": (lambda d: json.dumps(d | {"history": [{"player": 1, "action": "b1"}]}), "seat 0 was to move"),
+    "tampered position": (lambda d: json.dumps(d | {"state": d["state"] | {"move_number": 7}}), "do not lead"),
+    "seed not a number": (lambda d: json.dumps(d | {"seed": "x"}), "seed"),
+}
+
+
+@pytest.mark.parametrize("case", list(BROKEN))
+def test_broken_saves_get_one_clear_line(tmp_path, case):
+    make, message = BROKEN[case]
+    path = tmp_path / "broken.json"
+    path.write_text(make(_valid_save(tmp_path)))
+    with pytest.raises(SaveError, match=message) as error:
+        TurnController.load(path)
+    assert str(error.value).startswith(str(path))
+    assert "\n" not in str(error.value)
+
+
+def test_missing_save_file(tmp_path):
+    with pytest.raises(SaveError, match="no such file"):
+        TurnController.load(tmp_path / "nope.json")
+
+
+def test_a_failed_autosave_is_reported_not_raised(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    c = TurnController("tanbo", {}, [PERSON_SEAT, RANDOM], seed=3, autosave_path=blocker / "auto.json")
+    c.submit(first_legal(c))
+    assert c.ply() == 1 and c.autosave_error and "autosave failed" in c.autosave_error

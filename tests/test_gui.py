@@ -1,0 +1,289 @@
+"""Window tests under Xvfb: every screen drawn and checked for content, and games played by
+sending mouse and key events to the window's handlers, the way a person plays."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture(scope="module")
+def gui(x_display):
+    import pyglet
+
+    from simulator.app.main import build_app
+
+    window, app = build_app(visible=True)
+    yield window, app
+    window.close()
+    pyglet.clock.tick()
+
+
+def frame(window, frames: int = 3):
+    from simulator.render.screenshot import read_pixels
+
+    window.pump(frames)
+    return read_pixels()
+
+
+def distinct_colours(pixels: np.ndarray) -> int:
+    packed = pixels[..., :3].reshape(-1, 3).astype(np.uint32)
+    return len(np.unique(packed[:, 0] << 16 | packed[:, 1] << 8 | packed[:, 2]))
+
+
+def share(pixels: np.ndarray, predicate) -> float:
+    rgb = pixels[..., :3].astype(int)
+    return float(predicate(rgb[..., 0], rgb[..., 1], rgb[..., 2]).mean())
+
+
+def is_wood(r, g, b):
+    return (r > 150) & (r > g + 20) & (g > b + 20)
+
+
+def is_black_stone(r, g, b):
+    return (r < 60) & (g < 60) & (b < 70)
+
+
+def is_white_stone(r, g, b):
+    return (r > 200) & (g > 200) & (b > 190)
+
+
+def click(window, x: float, y: float):
+    from pyglet.window import mouse
+
+    window.dispatch_event("on_mouse_motion", x, y, 0, 0)
+    window.dispatch_event("on_mouse_press", x, y, mouse.LEFT, 0)
+    window.dispatch_event("on_mouse_release", x, y, mouse.LEFT, 0)
+    window.pump(1)
+
+
+def press(window, symbol: int, modifiers: int = 0):
+    window.dispatch_event("on_key_press", symbol, modifiers)
+    window.pump(1)
+
+
+def click_button(window, text: str):
+    screen = window.active_screen
+    buttons = screen.active_buttons()
+    matches = [b for b in buttons if b.text.text == text and b.visible]
+    assert matches, f"no button {text!r} on {screen.title}: {[b.text.text for b in buttons]}"
+    button = matches[0]
+    click(window, button.x + button.width / 2, button.y + button.height / 2)
+
+
+def point_pixel(window, x: int, y: int):
+    return window.active_screen.view.grid.to_pixel(x, y)
+
+
+def test_menu(gui):
+    window, app = gui
+    app.show_menu()
+    pixels = frame(window)
+    assert window.active_screen.title == "menu"
+    assert distinct_colours(pixels) > 50                           # text, buttons, not a blank fill
+    assert share(pixels, lambda r, g, b: (r > 200) & (g > 140) & (b < 110)) > 0.005   # the brass Tanbo button
+    texts = [b.text.text for b in window.active_screen.buttons]
+    assert "Tanbo" in texts and "Bandu  (coming)" in texts
+    assert not [b for b in window.active_screen.buttons if b.text.text == "Bandu  (coming)"][0].enabled
+
+
+def test_new_game_screen_and_start(gui):
+    window, app = gui
+    app.show_menu()
+    window.pump(1)
+    click_button(window, "Tanbo")
+    assert window.active_screen.title == "new game"
+    pixels = frame(window)
+    assert distinct_colours(pixels) > 50
+    click_button(window, "11 x 11")
+    click_button(window, "Start")
+    screen = window.active_screen
+    assert screen.title == "game"
+    assert (screen.controller.state.width, screen.controller.state.height) == (11, 11)
+    assert screen.controller.seats[1].is_computer
+    pixels = frame(window)
+    assert share(pixels, is_wood) > 0.25                           # a wooden board fills much of it
+    assert share(pixels, is_black_stone) > 0.01 and share(pixels, is_white_stone) > 0.01
+
+
+def _start(app, window, seats, settings=None, seed=1):
+    app.start_game("tanbo", settings or {"width": 5, "height": 7}, seats, seed=seed)
+    window.active_screen.controller.computer_delay = 0.0
+    window.pump(2)
+    return window.active_screen
+
+
+def _wait_for_person(window, screen, limit=600):
+    for _ in range(limit):
+        if screen.controller.is_person_turn() or screen.controller.is_over():
+            return
+        screen.controller.wait_for_computer()
+        window.pump(1)
+    raise AssertionError("the computer never moved")
+
+
+def test_hover_shows_preview_and_clicks_play(gui):
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "mcts:easy")])
+    state = screen.controller.state
+    legal = state.legal_actions()[0]
+    x, y = point_pixel(window, legal.x, legal.y)
+    window.dispatch_event("on_mouse_motion", x, y, 0, 0)
+    frame(window, 1)
+    assert screen.view.ghost.visible and screen.view.hint.startswith(state.action_to_str(legal))
+    # an illegal point says why, in the hint and, on a click, in the toast
+    taken = next((cx, cy) for cx in range(state.width) for cy in range(state.height) if state.colour_at(cx, cy))
+    click(window, *point_pixel(window, *taken))
+    assert "already taken" in screen.toast.message
+    assert screen.controller.ply() == 0
+    click(window, x, y)
+    assert screen.controller.ply() == 1
+    _wait_for_person(window, screen)
+    assert screen.controller.ply() == 2
+
+
+def test_removal_preview_rings_the_roots_that_would_go(gui):
+    from simulator.core.controller import PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(PERSON)])
+    controller = screen.controller
+    # play random legal moves until a move that removes stones is available, then hover it
+    import random
+
+    rng = random.Random(3)
+    for _ in range(200):
+        state = controller.state
+        removing = [a for a in state.legal_actions() if state.removals_if(a)]
+        if removing:
+            action = removing[0]
+            window.dispatch_event("on_mouse_motion", *point_pixel(window, action.x, action.y), 0, 0)
+            frame(window, 1)
+            assert len(screen.view.marks) == len(state.removals_if(action))
+            assert "removes" in screen.view.hint
+            return
+        controller.submit(rng.choice(state.legal_actions()))
+        window.pump(1)
+    pytest.fail("no removing move found")
+
+
+def test_full_game_against_the_computer_with_undo_save_and_load(gui, private_home):
+    from pyglet.window import key
+
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "mcts:easy")], seed=7)
+    controller = screen.controller
+
+    def play_one_move():
+        state = controller.state
+        action = state.legal_actions()[len(state.legal_actions()) // 2]
+        click(window, *point_pixel(window, action.x, action.y))
+        _wait_for_person(window, screen)
+
+    play_one_move()
+    play_one_move()
+    assert controller.ply() == 4
+    # undo with the button: my move and the computer's answer go
+    click_button(window, "Undo")
+    assert controller.ply() == 2 and "taken back" in screen.toast.message
+    # save with Ctrl+S, then keep playing, then load the save from the saved-games screen
+    press(window, key.S, key.MOD_CTRL)
+    saves = list((private_home / "saves").glob("tanbo-*.json"))
+    assert len(saves) == 1 and "saved" in screen.toast.message
+    saved_position = json.loads(saves[0].read_text())["state"]
+    play_one_move()
+    press(window, key.O, key.MOD_CTRL)
+    assert window.active_screen.title == "saved games"
+    frame(window, 1)
+    entry = [b for b in window.active_screen.entries if b.text.text.startswith("tanbo-")][0]
+    click(window, entry.x + 5, entry.y + 5)
+    screen = window.active_screen
+    assert screen.title == "game" and screen is not None
+    controller = screen.controller
+    controller.computer_delay = 0.0
+    assert controller.state.to_dict() == saved_position
+    # finish the game with the mouse
+    for _ in range(200):
+        if controller.is_over():
+            break
+        play_one_move()
+    assert controller.is_over()
+    pixels = frame(window, 2)
+    assert screen.end.visible and "wins" in screen.end.title.text
+    assert distinct_colours(pixels) > 50
+    click_button(window, "New game")
+    assert window.active_screen.title == "game" and window.active_screen.controller.ply() == 0
+
+
+def test_help_overlay_lists_keys_and_rules(gui):
+    from pyglet.window import key
+
+    from simulator.core.controller import PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(PERSON)])
+    before = frame(window)
+    press(window, key.F1)
+    assert screen.help.visible
+    after = frame(window)
+    assert after[5, 5, :3].sum() < before[5, 5, :3].sum()    # the table is dimmed around the panel
+    assert share(after, lambda r, g, b: (r > 235) & (g > 230) & (b > 215)) > 0.1   # the light panel
+    body = screen.help.body.text
+    for needle in ("Ctrl+Z", "Ctrl+S", "F1", "exactly one", "bounded"):
+        assert needle in body
+    # clicks on the board do nothing while help is open
+    action = screen.controller.state.legal_actions()[0]
+    click(window, *point_pixel(window, action.x, action.y))
+    assert screen.controller.ply() == 0
+    press(window, key.ESCAPE)
+    assert not screen.help.visible
+
+
+def test_broken_save_shows_an_error_and_keeps_the_game(gui, private_home):
+    from simulator.core.controller import PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(PERSON)])
+    screen.controller.submit(screen.controller.state.legal_actions()[0])
+    (private_home / "saves").mkdir(parents=True, exist_ok=True)
+    broken = private_home / "saves" / "zz-broken.json"
+    broken.write_text("{ this is not json")
+    app.open_saved_games()
+    window.pump(1)
+    entry = [b for b in window.active_screen.entries if "unreadable" in b.text.text][0]
+    click(window, entry.x + 5, entry.y + 5)
+    assert window.active_screen.title == "saved games"
+    assert "zz-broken.json" in window.active_screen.toast.message
+    click_button(window, "Back")
+    assert window.active_screen is screen and screen.controller.ply() == 1
+
+
+def test_every_screen_resizes(gui):
+    window, app = gui
+    for show in (app.show_menu, lambda: app.open_new_game("tanbo"), app.open_saved_games):
+        show()
+        for size in ((820, 580), (1600, 1000), (1280, 800)):
+            window.set_size(*size)
+            window.dispatch_event("on_resize", *size)
+            pixels = frame(window, 2)
+            assert pixels.shape[:2] == (size[1], size[0]) or pixels.shape[0] > 0
+            assert distinct_colours(pixels) > 20
+
+
+def test_screenshot_key_writes_a_png(gui, private_home):
+    from pyglet.window import key
+
+    window, app = gui
+    app.show_menu()
+    window.screenshot_dir = private_home / "shots"
+    press(window, key.F12)
+    pngs = list((private_home / "shots").glob("*.png"))
+    assert len(pngs) == 1 and pngs[0].read_bytes()[:4] == b"\x89PNG"

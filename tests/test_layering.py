@@ -1,0 +1,49 @@
+"""Rooms and doors: core/ and every games/*/rules.py import neither pyglet nor pybullet."""
+
+from __future__ import annotations
+
+import pkgutil
+import subprocess
+import sys
+
+import simulator.core
+import simulator.games
+
+PURE_MODULES = [f"simulator.core.{m.name}" for m in pkgutil.iter_modules(simulator.core.__path__)]
+PURE_MODULES += [f"simulator.games.{m.name}.rules" for m in pkgutil.iter_modules(simulator.games.__path__)
+                 if m.ispkg]
+PURE_MODULES += [f"simulator.games.{m.name}.ai" for m in pkgutil.iter_modules(simulator.games.__path__)
+                 if m.ispkg]
+
+
+def test_pure_modules_exist():
+    assert "simulator.core.controller" in PURE_MODULES
+    assert "simulator.games.tanbo.rules" in PURE_MODULES
+
+
+def test_core_and_rules_import_neither_pyglet_nor_pybullet():
+    code = (
+        "import importlib, sys\n"
+        f"for name in {PURE_MODULES!r}:\n"
+        "    try:\n"
+        "        importlib.import_module(name)\n"
+        "    except ModuleNotFoundError as e:\n"
+        "        if e.name != name: raise\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('pyglet', 'pybullet', 'pybullet_utils'))\n"
+        "print(','.join(bad))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "", f"pure modules pulled in: {result.stdout}"
+
+
+def test_a_registered_game_plays_with_controller_and_no_window():
+    code = (
+        "import sys\n"
+        "from simulator.core.controller import TurnController, Seat\n"
+        "c = TurnController('tanbo', {}, [Seat('computer', 'random'), Seat('computer', 'random')], seed=3)\n"
+        "c.play_computer_moves()\n"
+        "assert c.is_over()\n"
+        "print(any(m.startswith('pyglet') for m in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
