@@ -51,7 +51,7 @@ class GameScreen(Screen):
                                                    color=(214, 160, 72, 70), batch=self.batch, group=MIDDLE)
         for seat in range(len(controller.seats)):
             self.seat_names.append(label("", size=14, batch=self.batch, group=FRONT, bold=True))
-            self.seat_details.append(label("", size=12, batch=self.batch, group=FRONT, color=theme.TEXT_DIM))
+            self.seat_details.append(label("", size=11, batch=self.batch, group=FRONT, color=theme.TEXT_DIM))
             image = self.view.seat_icon(seat)
             icon = sprite.Sprite(image, batch=self.batch, group=FRONT) if image is not None else None
             self.seat_icons.append(icon)

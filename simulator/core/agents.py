@@ -62,9 +62,9 @@ class MCTSAgent:
             return legal[0]
         root = _Node(player=-1)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        for done in range(self.iterations):
+        for _ in range(self.iterations):
             self._iterate(root, state.clone(), rng)
-            if deadline is not None and done % 16 == 15 and time.perf_counter() > deadline:
+            if deadline is not None and time.perf_counter() > deadline:
                 break
         best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].value))
         return best[0]

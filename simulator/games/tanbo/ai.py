@@ -23,6 +23,6 @@ def _mcts(iterations: int, time_limit: float, name: str) -> MCTSAgent:
 STRENGTHS = {
     "easy": Strength("easy", "Easy", lambda: _mcts(60, 0.25, "mcts:easy")),
     "medium": Strength("medium", "Medium", lambda: _mcts(400, 0.5, "mcts:medium")),
-    "strong": Strength("strong", "Strong", lambda: _mcts(4000, 1.0, "mcts:strong")),
+    "strong": Strength("strong", "Strong", lambda: _mcts(4000, 0.9, "mcts:strong")),
 }
 DEFAULT_STRENGTH = "medium"

@@ -237,7 +237,7 @@ class TanboView(GameView):
             other = len(removed) - own
             parts = []
             if own:
-                parts.append(f"{own} of yours")
+                parts.append(f"{own} of your stones")
             if other:
                 parts.append(f"{other} of theirs")
             self.hint = f"{name}: removes {' and '.join(parts)}"
