@@ -2,4 +2,5 @@
 
 from simulator.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":     # guarded: worker processes (spawn) import this module again
+    raise SystemExit(main())

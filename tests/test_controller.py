@@ -158,3 +158,23 @@ def test_a_failed_autosave_is_reported_not_raised(tmp_path):
     c = TurnController("tanbo", {}, [PERSON_SEAT, RANDOM], seed=3, autosave_path=blocker / "auto.json")
     c.submit(first_legal(c))
     assert c.ply() == 1 and c.autosave_error and "autosave failed" in c.autosave_error
+
+
+def test_a_dead_search_process_falls_back_to_a_thread():
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    class DeadPool:
+        def submit(self, *args, **kwargs):
+            future = Future()
+            future.set_exception(BrokenProcessPool("worker killed"))
+            return future
+
+    c = TurnController("tanbo", {}, [PERSON_SEAT, RANDOM], seed=4, executor=DeadPool())
+    c.submit(first_legal(c))
+    c.poll()                       # submits to the dead pool
+    c.poll()                       # sees the failure, switches to a thread, submits again
+    c.wait_for_computer()
+    c.poll()
+    assert c.ply() == 2 and "restarted" in c.search_error
+    c.close()

@@ -146,6 +146,11 @@ def test_hover_shows_preview_and_clicks_play(gui):
     assert screen.controller.ply() == 1
     _wait_for_person(window, screen)
     assert screen.controller.ply() == 2
+    # the computer searched in the app's worker process, not on a thread beside the drawing
+    from concurrent.futures import ProcessPoolExecutor
+
+    assert isinstance(screen.controller._executor, ProcessPoolExecutor)
+    assert screen.controller.search_error is None
 
 
 def test_removal_preview_rings_the_roots_that_would_go(gui):

@@ -21,7 +21,7 @@ import random
 import tempfile
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -66,10 +66,18 @@ def _seeded(seed: int, ply: int, purpose: str) -> random.Random:
     return random.Random(f"{seed}:{ply}:{purpose}")
 
 
+def _search(agent: Agent, state: GameState, rng: random.Random) -> Action:
+    """Run one agent search; module-level so a process pool can pickle it."""
+    return agent.choose(state, rng)
+
+
 class TurnController:
     def __init__(self, game: str | registry.GameInfo, settings: dict[str, Any] | None = None,
                  seats: list[Seat] | None = None, seed: int = 0,
-                 autosave_path: str | Path | None = None, computer_delay: float = 0.0) -> None:
+                 autosave_path: str | Path | None = None, computer_delay: float = 0.0,
+                 executor: Executor | None = None) -> None:
+        """`executor` runs computer searches; the window passes a one-process pool so a search
+        never competes with drawing for the GIL. Without one, a private worker thread is used."""
         self.info = game if isinstance(game, registry.GameInfo) else registry.get_game(game)
         self.settings = dict(settings or {})
         self.initial = self.info.new_game(**self.settings)
@@ -89,7 +97,9 @@ class TurnController:
         self.computer_delay = computer_delay
         self.version = 0                           # bumps on every change, for views
         self._last_change = time.monotonic()
-        self._executor: ThreadPoolExecutor | None = None
+        self._executor: Executor | None = executor
+        self._owns_executor = executor is None
+        self.search_error: str | None = None
         self._pending: Future | None = None
         self._pending_version = -1
         self._lock = threading.Lock()
@@ -167,7 +177,14 @@ class TurnController:
             future, self._pending = self._pending, None
             if self._pending_version != self.version:
                 continue   # the position changed (undo, load) while it thought: think again
-            self._record(p, future.result())
+            try:
+                action = future.result()
+            except BrokenExecutor as error:
+                # the search process died (killed, out of memory): go on with a private thread
+                self.search_error = f"computer player restarted after: {error}"
+                self._executor, self._owns_executor = None, True
+                continue
+            self._record(p, action)
             changed = True
 
     def _start_search(self, player: int) -> None:
@@ -178,7 +195,7 @@ class TurnController:
         rng = _seeded(self.seed, self.ply(), "agent")
         snapshot = self.state.clone()
         self._pending_version = self.version
-        self._pending = self._executor.submit(agent.choose, snapshot, rng)
+        self._pending = self._executor.submit(_search, agent, snapshot, rng)
 
     def play_computer_moves(self, limit: int | None = None) -> int:
         """Blocking: play chance and computer moves until a person must act, the game ends, or
@@ -271,7 +288,7 @@ class TurnController:
 
     @classmethod
     def load(cls, path: str | Path, autosave_path: str | Path | None = None,
-             computer_delay: float = 0.0) -> TurnController:
+             computer_delay: float = 0.0, executor: Executor | None = None) -> TurnController:
         """Read a save file; raises SaveError with one line naming the file and the problem."""
         path = Path(path)
         try:
@@ -285,13 +302,14 @@ class TurnController:
         except json.JSONDecodeError as error:
             raise SaveError(f"{path}: not a save file (bad JSON at line {error.lineno}: {error.msg})") from None
         try:
-            return cls.from_save_dict(data, autosave_path=autosave_path, computer_delay=computer_delay)
+            return cls.from_save_dict(data, autosave_path=autosave_path, computer_delay=computer_delay,
+                                      executor=executor)
         except SaveError as error:
             raise SaveError(f"{path}: {error}") from None
 
     @classmethod
     def from_save_dict(cls, data: Any, autosave_path: str | Path | None = None,
-                       computer_delay: float = 0.0) -> TurnController:
+                       computer_delay: float = 0.0, executor: Executor | None = None) -> TurnController:
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise SaveError("not a bandu-sim save file")
         if data.get("version") != SAVE_VERSION:
@@ -314,7 +332,8 @@ class TurnController:
                 raise SaveError(f"seat {n + 1}: agent must be text")
             seats.append(Seat(seat["kind"], agent, str(seat.get("name", ""))))
         try:
-            controller = cls(str(data.get("game")), settings, seats, seed, computer_delay=computer_delay)
+            controller = cls(str(data.get("game")), settings, seats, seed, computer_delay=computer_delay,
+                             executor=executor)
         except SettingsError as error:
             raise SaveError(str(error)) from None
         history = data.get("history")
@@ -339,7 +358,10 @@ class TurnController:
         return controller
 
     def close(self) -> None:
-        if self._executor is not None:
+        """Forget any search under way; shut down the worker thread if it is the controller's own."""
+        if self._pending is not None:
+            self._pending.cancel()
+        if self._executor is not None and self._owns_executor:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
         self._pending = None
