@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 
+import dice_game
+
 from simulator.core import registry
 from simulator.core.agents import MCTSAgent, RandomAgent
-from simulator.core.registry import GameInfo
 from simulator.selfplay import selfplay
 
-DICE = GameInfo("dice", "Dice race", 2, 2, "test game with chance", package="dice_game")
+DICE = dice_game.INFO
 
 
 def test_mcts_takes_an_immediate_win():

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 
+import dice_game
 import pytest
 
 from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
 from simulator.core.errors import IllegalAction, SaveError
-from simulator.core.registry import GameInfo
 
 PERSON_SEAT, RANDOM = Seat(PERSON), Seat(COMPUTER, "random")
-DICE = GameInfo("dice", "Dice race", 2, 2, "test game with chance", package="dice_game")
+DICE = dice_game.INFO
 
 
 def first_legal(controller):

@@ -19,7 +19,6 @@ import json
 import os
 import random
 import tempfile
-import threading
 import time
 from concurrent.futures import BrokenExecutor, Executor, Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
@@ -62,10 +61,6 @@ class HistoryEntry:
     action: str        # the game's notation
 
 
-def _seeded(seed: int, ply: int, purpose: str) -> random.Random:
-    return random.Random(f"{seed}:{ply}:{purpose}")
-
-
 def _search(agent: Agent, state: GameState, rng: random.Random) -> Action:
     """Run one agent search; module-level so a process pool can pickle it."""
     return agent.choose(state, rng)
@@ -102,7 +97,6 @@ class TurnController:
         self.search_error: str | None = None
         self._pending: Future | None = None
         self._pending_version = -1
-        self._lock = threading.Lock()
 
     # --- queries ---------------------------------------------------------------------------------
     @property
@@ -139,12 +133,15 @@ class TurnController:
         before = self.state.clone()
         self.state.apply(action)  # validates; raises IllegalAction and leaves the state unchanged
         self._before.append(before)
-        self.history.append(HistoryEntry(player, self.state_notation(before, action)))
+        self.history.append(HistoryEntry(player, before.action_to_str(action)))
         self._changed()
 
-    @staticmethod
-    def state_notation(state: GameState, action: Action) -> str:
-        return state.action_to_str(action)
+    def _rng(self, purpose: str) -> random.Random:
+        """The RNG for this ply: seeded from (seed, ply, purpose), so a replay draws the same."""
+        return random.Random(f"{self.seed}:{self.ply()}:{purpose}")
+
+    def _resolve_chance(self) -> None:
+        self._record(CHANCE, self.state.random_action(self._rng("chance")))
 
     def _changed(self) -> None:
         self.version += 1
@@ -160,8 +157,7 @@ class TurnController:
         while True:
             p = self.state.current_player()
             if p == CHANCE:
-                rng = _seeded(self.seed, self.ply(), "chance")
-                self._record(CHANCE, self.state.random_action(rng))
+                self._resolve_chance()
                 changed = True
                 continue
             if p < 0 or not self.seats[p].is_computer:
@@ -192,10 +188,8 @@ class TurnController:
             self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer-player")
         agent = self.agents[player]
         assert agent is not None
-        rng = _seeded(self.seed, self.ply(), "agent")
-        snapshot = self.state.clone()
         self._pending_version = self.version
-        self._pending = self._executor.submit(_search, agent, snapshot, rng)
+        self._pending = self._executor.submit(_search, agent, self.state.clone(), self._rng("agent"))
 
     def play_computer_moves(self, limit: int | None = None) -> int:
         """Blocking: play chance and computer moves until a person must act, the game ends, or
@@ -204,12 +198,12 @@ class TurnController:
         while limit is None or made < limit:
             p = self.state.current_player()
             if p == CHANCE:
-                self._record(CHANCE, self.state.random_action(_seeded(self.seed, self.ply(), "chance")))
+                self._resolve_chance()
             elif p >= 0 and self.seats[p].is_computer:
                 agent = self.agents[p]
                 assert agent is not None
                 started = time.perf_counter()
-                action = agent.choose(self.state.clone(), _seeded(self.seed, self.ply(), "agent"))
+                action = agent.choose(self.state.clone(), self._rng("agent"))
                 self.think_seconds[p].append(time.perf_counter() - started)
                 self._record(p, action)
             else:
