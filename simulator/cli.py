@@ -1,4 +1,5 @@
-"""The command line: `bandu-sim play|selfplay|bench` (also `python -m simulator`).
+"""The command line: `bandu-sim play|selfplay|stability|pieces|bench|build-meshes`
+(also `python -m simulator`).
 
 Exit status: 0 on success, 2 on bad input with a one-line message (no traceback), 1 on a bug.
 """
@@ -49,6 +50,15 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--workers", type=int, default=1, help="processes to use")
     selfplay.add_argument("--json", action="store_true")
 
+    stability = sub.add_parser("stability", help="simulate the towers of scene files and judge them")
+    stability.add_argument("scenes", nargs="+", metavar="SCENE", help="TOML scene files")
+    stability.add_argument("--json", action="store_true")
+
+    pieces = sub.add_parser("pieces", help="the 54-piece catalogue")
+    pieces.add_argument("--json", action="store_true")
+
+    sub.add_parser("build-meshes", help="regenerate the piece meshes from the catalogue")
+
     bench = sub.add_parser("bench", help="measure speed against the reference implementations")
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--quick", action="store_true", help="one short run (a smoke test)")
@@ -83,6 +93,50 @@ def _cmd_selfplay(args) -> int:
     return 0
 
 
+def _cmd_stability(args) -> int:
+    from simulator.physics.scene import load_scene
+    from simulator.physics.stability import format_reports, run_scene
+    from simulator.progress import ProgressBar
+
+    scenes = [load_scene(path) for path in args.scenes]  # every file checked before any runs
+    progress = ProgressBar("stability")
+    reports = []
+    for index, scene in enumerate(scenes):
+        progress(index, len(scenes), scene.name)
+        reports.append(run_scene(scene))
+    progress(len(scenes), len(scenes), "done")
+    if args.json:
+        print(json.dumps({"scenes": [r.as_dict() for r in reports]}, indent=1))
+    else:
+        print(format_reports(reports))
+    return 0
+
+
+def _cmd_pieces(args) -> int:
+    from simulator.pieces.meshes import piece_table
+
+    rows = piece_table()
+    if args.json:
+        print(json.dumps({"pieces": rows}, indent=1))
+        return 0
+    print(f"{'id':<17} {'name':<19} {'count':>5} {'material':<14} {'size mm':<18} {'mass g':>7} {'parts':>5}")
+    for row in rows:
+        size = " x ".join(f"{v:g}" for v in row["size_mm"])
+        print(f"{row['id']:<17} {row['name']:<19} {row['count']:>5} {row['material']:<14} {size:<18}"
+              f" {row['mass_g']:>7.1f} {row['convex_parts']:>5}")
+    print(f"{sum(r['count'] for r in rows)} pieces in {len(rows)} kinds")
+    return 0
+
+
+def _cmd_build_meshes(args) -> int:
+    from simulator.pieces.meshes import assets_dir, write_assets
+    from simulator.progress import ProgressBar
+
+    written = write_assets(progress=ProgressBar("build-meshes"))
+    print(f"wrote {len(written)} files to {assets_dir()}")
+    return 0
+
+
 def _cmd_bench(args) -> int:
     from simulator.bench import format_report, run_benchmarks
     from simulator.progress import ProgressBar
@@ -98,7 +152,9 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             args = parser.parse_args(["play", *(argv or [])])
-        handler = {"play": _cmd_play, "selfplay": _cmd_selfplay, "bench": _cmd_bench}[args.command]
+        handler = {"play": _cmd_play, "selfplay": _cmd_selfplay, "stability": _cmd_stability,
+                   "pieces": _cmd_pieces, "build-meshes": _cmd_build_meshes,
+                   "bench": _cmd_bench}[args.command]
         return handler(args)
     except SimulatorError as error:
         print(f"bandu-sim: error: {error}", file=sys.stderr)

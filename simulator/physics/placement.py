@@ -1,0 +1,114 @@
+"""Where a piece goes: its resting faces, and the default placement policy of the order form.
+
+Resting faces come from the convex hull of the piece's exact collision parts: a face is one a
+piece can lie on when its centre of mass projects inside it. Its stability is the tipping
+angle, atan(distance from that projection to the nearest edge / height of the centre of mass):
+the angle the piece must be tilted before it tips over.
+
+Default placement policy (scenes' `order` form, documented in docs/PHYSICS.md): the piece lies
+on its most stable face (largest tipping angle; ties: lower centre of mass, then the face found
+first), its centre of mass on the tower's vertical axis, its lowest point 0.5 mm above the
+tower's highest point, then raised further if it would overlap anything.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+from scipy.spatial import ConvexHull
+
+from simulator.physics.world import Quat, World, support_points
+
+RELEASE_GAP_M = 0.0005
+
+
+@dataclass(frozen=True)
+class RestingFace:
+    normal: tuple[float, float, float]  # outward, piece frame
+    orientation: Quat  # turns the piece so that this face points down (-z)
+    com_height_m: float
+    tipping_angle_deg: float
+    area_mm2: float
+
+
+def _quaternion_turning(a: np.ndarray, b: np.ndarray) -> Quat:
+    """The shortest rotation taking unit vector a to unit vector b."""
+    dot = float(np.dot(a, b))
+    if dot < -1 + 1e-9:  # opposite: half a turn about any axis perpendicular to a
+        axis = np.cross(a, [1.0, 0, 0])
+        if np.linalg.norm(axis) < 1e-6:
+            axis = np.cross(a, [0, 1.0, 0])
+        axis /= np.linalg.norm(axis)
+        return (float(axis[0]), float(axis[1]), float(axis[2]), 0.0)
+    cross = np.cross(a, b)
+    q = np.array([cross[0], cross[1], cross[2], 1 + dot])
+    q /= np.linalg.norm(q)
+    return tuple(float(v) for v in q)
+
+
+@cache
+def resting_faces(piece_id: str) -> tuple[RestingFace, ...]:
+    """Every face the piece can rest on, most stable first."""
+    points = support_points(piece_id)
+    hull = ConvexHull(points)
+    faces: list[RestingFace] = []
+    seen: set[tuple] = set()
+    for equation in hull.equations:
+        key = tuple(np.round(equation, 6))
+        if key in seen:
+            continue
+        seen.add(key)
+        normal, offset = equation[:3], equation[3]
+        height = -offset
+        on_face = points[np.abs(points @ normal + offset) < 1e-7]
+        u = np.cross(normal, [0, 0, 1.0] if abs(normal[2]) < 0.9 else [1.0, 0, 0])
+        u /= np.linalg.norm(u)
+        v = np.cross(normal, u)
+        flat = np.column_stack([on_face @ u, on_face @ v])
+        if len(flat) < 3:
+            continue
+        try:
+            polygon = ConvexHull(flat)
+        except Exception:  # a degenerate (sliver) face
+            continue
+        # the centre of mass projects to (0, 0) in (u, v); distances to the edges (inside > 0)
+        margin = float(np.min(-polygon.equations[:, 2]))
+        if margin <= 0:
+            continue
+        faces.append(RestingFace(tuple(float(c) for c in normal),
+                                 _quaternion_turning(normal, np.array([0, 0, -1.0])),
+                                 float(height), math.degrees(math.atan2(margin, height)),
+                                 float(polygon.volume) * 1e6))
+    faces.sort(key=lambda f: (-round(f.tipping_angle_deg, 6), round(f.com_height_m, 7)))
+    return tuple(faces)
+
+
+def most_stable_orientation(piece_id: str) -> Quat:
+    faces = resting_faces(piece_id)
+    return faces[0].orientation if faces else (0.0, 0.0, 0.0, 1.0)
+
+
+def place_on_top(world: World, piece_id: str, axis_xy: tuple[float, float],
+                 tower_bodies: list[int], orientation: Quat | None = None) -> int:
+    """The default policy: centred on the axis, most stable face down, just above the top."""
+    orientation = orientation or most_stable_orientation(piece_id)
+    top = max((world.lowest_and_highest(b)[1] for b in tower_bodies), default=0.0)
+    body = world.add_piece(piece_id, (axis_xy[0], axis_xy[1], 1.0), orientation,
+                           clear_overlap=False)
+    lowest = world.lowest_and_highest(body)[0]
+    world.set_pose(body, (axis_xy[0], axis_xy[1], 1.0 - lowest + top + RELEASE_GAP_M), orientation)
+    world.raise_until_clear(body)
+    return body
+
+
+def place_on_table(world: World, piece_id: str, xy: tuple[float, float],
+                   orientation: Quat = (0.0, 0.0, 0.0, 1.0)) -> int:
+    """A piece standing on the table at rest, in the given orientation."""
+    body = world.add_piece(piece_id, (xy[0], xy[1], 1.0), orientation, clear_overlap=False)
+    lowest = world.lowest_and_highest(body)[0]
+    world.set_pose(body, (xy[0], xy[1], 1.0 - lowest), orientation)
+    world.raise_until_clear(body)
+    return body

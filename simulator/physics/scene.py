@@ -1,0 +1,240 @@
+"""Scene files (TOML): towers and how they are built, read and validated. No physics here.
+
+Format (DESIGN.md, with the additions marked +):
+
+    name = "aligned base blocks"
+    settle_seconds = 3.0          # optional, per placement, 0.1 .. 60
+    allow_duplicates = false      # optional: more copies of a piece than the set holds
+    slope_deg = 0.0               # + optional: the table tilted about its y axis, -45 .. 45
+    [[towers]]
+    foundation = "base"           # optional, default "base"
+    position_mm = [0, 0]          # optional; default: towers 250 mm apart along x
+    order = ["ashlar-large", ...] # or [[towers.placements]] piece, position_mm, rotation_deg
+    [expect]                      # + optional, for validation scenes: what must happen
+    stood = [true, ...]           #   per tower
+    fell_at = [null, ...]         #   per tower (use -1 for "did not fall" in TOML)
+    [[expect.pieces]]             #   a piece's final centre: within or beyond a distance
+    tower = 0; index = 1; position_mm = [0, 0, 10]; within_mm = 5   (or beyond_mm = 20)
+
+Every mistake is a SceneError whose one-line message names the file, the key and the reason.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simulator.core.errors import SceneError
+from simulator.pieces.catalogue import BY_ID
+
+DEFAULT_SETTLE_SECONDS = 3.0
+TOWER_SPACING_MM = 250.0
+TABLE_LIMIT_MM = (780.0, 480.0)  # |x|, |y| of a foundation's centre on the 1.6 x 1.0 m table
+
+
+@dataclass(frozen=True)
+class Placement:
+    piece: str
+    position_mm: tuple[float, float, float] | None = None  # None: the default policy decides
+    rotation_deg: tuple[float, float, float] | None = None
+
+
+@dataclass(frozen=True)
+class TowerSpec:
+    foundation: str
+    position_mm: tuple[float, float]
+    placements: tuple[Placement, ...]
+
+
+@dataclass(frozen=True)
+class PieceExpectation:
+    tower: int
+    index: int  # 0 is the foundation, 1 the first placement ...
+    position_mm: tuple[float, float, float]
+    within_mm: float | None = None
+    beyond_mm: float | None = None
+
+
+@dataclass(frozen=True)
+class Expectation:
+    stood: tuple[bool, ...] | None = None
+    fell_at: tuple[int | None, ...] | None = None
+    pieces: tuple[PieceExpectation, ...] = ()
+
+
+@dataclass(frozen=True)
+class Scene:
+    name: str
+    path: str
+    towers: tuple[TowerSpec, ...]
+    settle_seconds: float = DEFAULT_SETTLE_SECONDS
+    slope_deg: float = 0.0
+    allow_duplicates: bool = False
+    expect: Expectation = field(default_factory=Expectation)
+
+
+class _Reader:
+    """Checks one table of the file, naming keys by their dotted path in errors."""
+
+    def __init__(self, path: str, table: dict, where: str) -> None:
+        self.path, self.table, self.where = path, table, where
+
+    def fail(self, key: str, reason: str) -> SceneError:
+        name = f"{self.where}.{key}" if self.where else key
+        return SceneError(f"{self.path}: {name}: {reason}")
+
+    def check_keys(self, allowed: set[str]) -> None:
+        for key in self.table:
+            if key not in allowed:
+                raise self.fail(key, f"unknown key (expected one of {', '.join(sorted(allowed))})")
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.table.get(key, default)
+
+    def number(self, key: str, default: float | None, low: float, high: float) -> float | None:
+        value = self.table.get(key, default)
+        if value is None:
+            return None
+        return self._number(key, value, low, high)
+
+    def _number(self, key: str, value: Any, low: float, high: float) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.fail(key, f"expected a number, got {type(value).__name__} {value!r}")
+        if math.isnan(value) or math.isinf(value):
+            raise self.fail(key, f"expected a finite number, got {value}")
+        if not low <= value <= high:
+            raise self.fail(key, f"{value} is out of range [{low:g}, {high:g}]")
+        return float(value)
+
+    def vector(self, key: str, length: int, low: float, high: float) -> tuple[float, ...] | None:
+        value = self.table.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, list) or len(value) != length:
+            raise self.fail(key, f"expected a list of {length} numbers, got {value!r}")
+        return tuple(self._number(f"{key}[{i}]", v, low, high) for i, v in enumerate(value))
+
+    def boolean(self, key: str, default: bool) -> bool:
+        value = self.table.get(key, default)
+        if not isinstance(value, bool):
+            raise self.fail(key, f"expected true or false, got {value!r}")
+        return value
+
+    def string(self, key: str, default: str | None) -> str | None:
+        value = self.table.get(key, default)
+        if value is not None and not isinstance(value, str):
+            raise self.fail(key, f"expected a string, got {value!r}")
+        return value
+
+    def piece(self, key: str, value: Any) -> str:
+        if not isinstance(value, str):
+            raise self.fail(key, f"expected a piece id, got {value!r}")
+        if value.split("#", 1)[0] not in BY_ID:
+            raise self.fail(key, f"unknown piece {value!r} (see `bandu-sim pieces`)")
+        return value.split("#", 1)[0]
+
+    def tables(self, key: str) -> list[dict]:
+        value = self.table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise self.fail(key, "expected an array of tables ([[...]])")
+        return value
+
+
+def _tower(path: str, table: dict, index: int, default_x: float) -> TowerSpec:
+    r = _Reader(path, table, f"towers[{index}]")
+    r.check_keys({"foundation", "position_mm", "order", "placements"})
+    foundation = r.piece("foundation", r.get("foundation", "base"))
+    position = r.vector("position_mm", 2, -1000, 1000) or (default_x, 0.0)
+    for axis, (value, limit) in enumerate(zip(position, TABLE_LIMIT_MM, strict=True)):
+        if abs(value) > limit:
+            raise r.fail(f"position_mm[{axis}]", f"{value:g} is off the table (|{'xy'[axis]}| <= {limit:g})")
+    if "order" in table and "placements" in table:
+        raise r.fail("order", "a tower has either order or placements, not both")
+    placements: list[Placement] = []
+    if "order" in table:
+        order = r.get("order")
+        if not isinstance(order, list):
+            raise r.fail("order", f"expected a list of piece ids, got {order!r}")
+        placements = [Placement(r.piece(f"order[{i}]", v)) for i, v in enumerate(order)]
+    for i, entry in enumerate(r.tables("placements")):
+        p = _Reader(path, entry, f"towers[{index}].placements[{i}]")
+        p.check_keys({"piece", "position_mm", "rotation_deg"})
+        if "piece" not in entry:
+            raise p.fail("piece", "missing")
+        if "position_mm" not in entry:
+            raise p.fail("position_mm", "missing")
+        placements.append(Placement(p.piece("piece", entry["piece"]),
+                                    p.vector("position_mm", 3, -2000, 2000),
+                                    p.vector("rotation_deg", 3, -360, 360) or (0.0, 0.0, 0.0)))
+    return TowerSpec(foundation, position, tuple(placements))
+
+
+def _expectation(path: str, table: Any, towers: int) -> Expectation:
+    if not isinstance(table, dict):
+        raise SceneError(f"{path}: expect: expected a table")
+    r = _Reader(path, table, "expect")
+    r.check_keys({"stood", "fell_at", "pieces"})
+    stood = r.get("stood")
+    if stood is not None and (not isinstance(stood, list) or len(stood) != towers
+                              or not all(isinstance(v, bool) for v in stood)):
+        raise r.fail("stood", f"expected {towers} true/false values, one per tower")
+    fell_at = r.get("fell_at")
+    if fell_at is not None:
+        if (not isinstance(fell_at, list) or len(fell_at) != towers
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in fell_at)):
+            raise r.fail("fell_at", f"expected {towers} integers, one per tower (-1: did not fall)")
+        fell_at = [None if v < 0 else v for v in fell_at]
+    pieces = []
+    for i, entry in enumerate(r.tables("pieces")):
+        p = _Reader(path, entry, f"expect.pieces[{i}]")
+        p.check_keys({"tower", "index", "position_mm", "within_mm", "beyond_mm"})
+        tower = int(p.number("tower", 0, 0, towers - 1))
+        index = int(p.number("index", None, 0, 1000) or 0)
+        position = p.vector("position_mm", 3, -2000, 2000)
+        if position is None:
+            raise p.fail("position_mm", "missing")
+        pieces.append(PieceExpectation(tower, index, position, p.number("within_mm", None, 0, 5000),
+                                       p.number("beyond_mm", None, 0, 5000)))
+    return Expectation(tuple(stood) if stood is not None else None,
+                       tuple(fell_at) if fell_at is not None else None, tuple(pieces))
+
+
+def parse_scene(text: str, path: str = "<scene>") -> Scene:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise SceneError(f"{path}: not valid TOML: {error}") from None
+    r = _Reader(path, data, "")
+    r.check_keys({"name", "settle_seconds", "allow_duplicates", "slope_deg", "towers", "expect"})
+    name = r.string("name", Path(path).stem)
+    settle = r.number("settle_seconds", DEFAULT_SETTLE_SECONDS, 0.1, 60.0)
+    slope = r.number("slope_deg", 0.0, -45.0, 45.0)
+    allow_duplicates = r.boolean("allow_duplicates", False)
+    tower_tables = r.tables("towers")
+    if not tower_tables:
+        raise r.fail("towers", "a scene needs at least one [[towers]] table")
+    first_x = -(len(tower_tables) - 1) * TOWER_SPACING_MM / 2
+    towers = tuple(_tower(path, t, i, first_x + i * TOWER_SPACING_MM)
+                   for i, t in enumerate(tower_tables))
+    if not allow_duplicates:
+        used = Counter(p for t in towers for p in [t.foundation, *(q.piece for q in t.placements)])
+        for piece, count in sorted(used.items()):
+            if count > BY_ID[piece].count:
+                raise r.fail("towers", f"piece {piece!r} used {count} times but the set has "
+                                       f"{BY_ID[piece].count} (set allow_duplicates = true)")
+    expect = _expectation(path, data["expect"], len(towers)) if "expect" in data else Expectation()
+    return Scene(name, path, towers, settle, slope, allow_duplicates, expect)
+
+
+def load_scene(path: str | Path) -> Scene:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SceneError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise SceneError(f"{path}: cannot read: {error}") from None
+    return parse_scene(text, str(path))

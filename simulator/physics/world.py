@@ -1,0 +1,346 @@
+"""The PyBullet world of Bandu: a table, pieces placed on it, stepping, settling and judging.
+
+Headless (a DIRECT client of its own), SI units inside. One World per simulation; the same
+calls in the same order give the same poses (PyBullet is deterministic in one process).
+The chosen settings and the measurements behind them are in docs/PHYSICS.md.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import cache
+
+import numpy as np
+
+from simulator.physics.quiet import quiet_c_output
+from simulator.pieces.materials import BEECH
+from simulator.pieces.meshes import exact_parts, load_piece
+
+with quiet_c_output():
+    import pybullet
+    from pybullet_utils import bullet_client
+
+Vec3 = tuple[float, float, float]
+Quat = tuple[float, float, float, float]
+
+TABLE_HALF_EXTENTS = (0.8, 0.5, 0.02)  # a 1.6 m x 1.0 m table top, its surface at z = 0
+FLOOR_Z = -0.75
+GRAVITY = 9.81
+
+
+@dataclass(frozen=True)
+class PhysicsSettings:
+    """How the world steps. `chosen()` is what the project uses; `pybullet_defaults()` is the
+    baseline the benchmark compares with."""
+    time_step: float = 1 / 240
+    substeps: int = 4
+    solver_iterations: int = 20
+    restitution: float = BEECH.restitution
+    rolling_friction: float = 0.001  # metres of lever arm (Bullet's rolling resistance)
+    spinning_friction: float = 0.001
+    material_friction: bool = True  # False: every body at PyBullet's default 0.5
+    exact_boxes: bool = True  # cuboids as Bullet boxes rather than hulls
+    maximal_coordinates: bool = True  # plain rigid bodies, not one-link multibodies
+    friction_anchor: bool = True  # Bullet's friction drift correction
+    contact_breaking_threshold: float | None = None  # metres; None: PyBullet's 0.02
+    engine: tuple[tuple[str, float], ...] = ()  # further setPhysicsEngineParameter values
+    check_every: int = 4  # steps between rest and verdict checks
+    rest_linear: float = 0.004  # m/s
+    rest_angular: float = 0.06  # rad/s
+    rest_seconds: float = 0.15  # all bodies below the thresholds this long: at rest
+    min_settle_seconds: float = 0.2
+
+    @classmethod
+    def chosen(cls) -> PhysicsSettings:
+        return cls()
+
+    @classmethod
+    def pybullet_defaults(cls) -> PhysicsSettings:
+        return cls(time_step=1 / 240, substeps=1, solver_iterations=50, restitution=0.0,
+                   rolling_friction=0.0, spinning_friction=0.0, material_friction=False,
+                   friction_anchor=False, maximal_coordinates=False)
+
+    def with_(self, **changes) -> PhysicsSettings:
+        return replace(self, **changes)
+
+
+@dataclass
+class SettleResult:
+    seconds: float  # simulated
+    at_rest: bool
+    stopped_early: bool  # the stop condition (a verdict) ended it
+
+
+@dataclass
+class _Body:
+    piece_id: str
+    body: int
+    inertial_orientation: Quat  # principal axes in the piece frame
+    removed_pose: tuple[Vec3, Quat] | None = None
+
+
+@cache
+def _principal_axes(inertia: tuple[tuple[float, ...], ...]) -> tuple[tuple[float, float, float], Quat]:
+    tensor = np.array(inertia)
+    off_diagonal = np.abs(tensor - np.diag(np.diag(tensor))).max()
+    if off_diagonal <= 1e-6 * np.abs(tensor).max():
+        return tuple(float(v) for v in np.diag(tensor)), (0.0, 0.0, 0.0, 1.0)
+    moments, axes = np.linalg.eigh(tensor)
+    if np.linalg.det(axes) < 0:
+        axes[:, 2] *= -1
+    return tuple(float(v) for v in moments), _matrix_to_quaternion(axes)
+
+
+def _matrix_to_quaternion(m: np.ndarray) -> Quat:
+    w = math.sqrt(max(0.0, 1 + m[0, 0] + m[1, 1] + m[2, 2])) / 2
+    x = math.copysign(math.sqrt(max(0.0, 1 + m[0, 0] - m[1, 1] - m[2, 2])) / 2, m[2, 1] - m[1, 2])
+    y = math.copysign(math.sqrt(max(0.0, 1 - m[0, 0] + m[1, 1] - m[2, 2])) / 2, m[0, 2] - m[2, 0])
+    z = math.copysign(math.sqrt(max(0.0, 1 - m[0, 0] - m[1, 1] + m[2, 2])) / 2, m[1, 0] - m[0, 1])
+    return (x, y, z, w)
+
+
+@cache
+def support_points(piece_id: str) -> np.ndarray:
+    """The vertices of the piece's exact collision parts (metres, centre-of-mass frame)."""
+    return np.vstack(exact_parts(piece_id))
+
+
+def rotate(quaternion: Quat, points: np.ndarray) -> np.ndarray:
+    matrix = np.array(pybullet.getMatrixFromQuaternion(quaternion)).reshape(3, 3)
+    return points @ matrix.T
+
+
+class World:
+    def __init__(self, settings: PhysicsSettings | None = None, slope_deg: float = 0.0) -> None:
+        self.settings = settings or PhysicsSettings.chosen()
+        with quiet_c_output():
+            self.client = bullet_client.BulletClient(connection_mode=pybullet.DIRECT)
+        s = self.settings
+        self.client.setPhysicsEngineParameter(fixedTimeStep=s.time_step, numSubSteps=s.substeps,
+                                              numSolverIterations=s.solver_iterations,
+                                              deterministicOverlappingPairs=1,
+                                              **dict(s.engine))
+        if s.contact_breaking_threshold is not None:
+            self.client.setPhysicsEngineParameter(
+                contactBreakingThreshold=s.contact_breaking_threshold)
+        # a slope is the table tilted about its y axis: the same as gravity tilted the other way
+        tilt = math.radians(slope_deg)
+        self.client.setGravity(GRAVITY * math.sin(tilt), 0, -GRAVITY * math.cos(tilt))
+        self.seconds = 0.0
+        self._shapes: dict[str, int] = {}
+        self._bodies: dict[int, _Body] = {}
+        table_shape = self.client.createCollisionShape(pybullet.GEOM_BOX,
+                                                       halfExtents=TABLE_HALF_EXTENTS)
+        self.table = self.client.createMultiBody(0, table_shape,
+                                                 basePosition=(0, 0, -TABLE_HALF_EXTENTS[2]))
+        floor_shape = self.client.createCollisionShape(pybullet.GEOM_PLANE)
+        self.floor = self.client.createMultiBody(0, floor_shape, basePosition=(0, 0, FLOOR_Z))
+        for ground in (self.table, self.floor):
+            self.client.changeDynamics(ground, -1, lateralFriction=self._friction(BEECH.friction),
+                                       restitution=s.restitution)
+
+    # --- lifetime ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.disconnect()
+            self.client = None
+
+    def __enter__(self) -> World:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # --- pieces -----------------------------------------------------------------------------
+
+    def _friction(self, coefficient: float) -> float:
+        return math.sqrt(coefficient) if self.settings.material_friction else 0.5
+
+    def _shape(self, piece_id: str) -> int:
+        asset = load_piece(piece_id)
+        if asset.id not in self._shapes:
+            if asset.spec.sphere_radius_mm:
+                shape = self.client.createCollisionShape(
+                    pybullet.GEOM_SPHERE, radius=asset.spec.sphere_radius_mm / 1000.0)
+            elif asset.spec.box_mm and self.settings.exact_boxes:
+                shape = self.client.createCollisionShape(
+                    pybullet.GEOM_BOX, halfExtents=[v / 2000.0 for v in asset.spec.box_mm])
+            else:
+                shape = self.client.createCollisionShape(pybullet.GEOM_MESH,
+                                                         fileName=str(asset.collision_path))
+            self._shapes[asset.id] = shape
+        return self._shapes[asset.id]
+
+    def add_piece(self, piece_id: str, position: Vec3, orientation: Quat = (0, 0, 0, 1),
+                  clear_overlap: bool = True) -> int:
+        """Put a piece (its centre of mass at `position`, table frame, metres) at rest.
+
+        With `clear_overlap` it is raised by the least amount that keeps it off every body.
+        """
+        asset = load_piece(piece_id)
+        moments, inertial = _principal_axes(asset.inertia_kg_m2)
+        # createMultiBody takes the piece frame's orientation; PyBullet reports (and
+        # resetBasePositionAndOrientation sets) that of the principal axes: see pose()
+        body = self.client.createMultiBody(asset.mass_kg, self._shape(piece_id),
+                                           basePosition=position,
+                                           baseOrientation=orientation,
+                                           baseInertialFrameOrientation=inertial,
+                                           useMaximalCoordinates=self.settings.maximal_coordinates)
+        s = self.settings
+        material = asset.spec.material
+        # the mass goes with the inertia: PyBullet zeroes a rigid body's mass otherwise
+        self.client.changeDynamics(body, -1, mass=asset.mass_kg, localInertiaDiagonal=moments,
+                                   lateralFriction=self._friction(material.friction),
+                                   restitution=s.restitution,
+                                   rollingFriction=s.rolling_friction if asset.spec.rolls else 0.0,
+                                   spinningFriction=s.spinning_friction if asset.spec.rolls else 0.0,
+                                   frictionAnchor=int(s.friction_anchor))
+        self._bodies[body] = _Body(piece_id, body, inertial)
+        if clear_overlap:
+            self.raise_until_clear(body)
+        return body
+
+    def pose(self, body: int) -> tuple[Vec3, Quat]:
+        """The piece frame's position (its centre of mass) and orientation."""
+        position, com_orientation = self.client.getBasePositionAndOrientation(body)
+        inverse = self.client.invertTransform((0, 0, 0), self._bodies[body].inertial_orientation)[1]
+        return position, self.client.multiplyTransforms((0, 0, 0), com_orientation, (0, 0, 0),
+                                                        inverse)[1]
+
+    def set_pose(self, body: int, position: Vec3, orientation: Quat) -> None:
+        com_orientation = self.client.multiplyTransforms(
+            (0, 0, 0), orientation, (0, 0, 0), self._bodies[body].inertial_orientation)[1]
+        self.client.resetBasePositionAndOrientation(body, position, com_orientation)
+        self.client.resetBaseVelocity(body, (0, 0, 0), (0, 0, 0))
+
+    def piece_id(self, body: int) -> str:
+        return self._bodies[body].piece_id
+
+    def bodies(self) -> list[int]:
+        """Pieces in the world (not removed), in the order they were added."""
+        return [b for b, info in self._bodies.items() if info.removed_pose is None]
+
+    def remove(self, body: int) -> None:
+        """Take a piece out of the world (it keeps its id and can be restored where it was)."""
+        info = self._bodies[body]
+        info.removed_pose = self.pose(body)
+        self.client.resetBasePositionAndOrientation(body, (0, 0, FLOOR_Z - 10 - body), (0, 0, 0, 1))
+        self.client.resetBaseVelocity(body, (0, 0, 0), (0, 0, 0))
+        self.client.changeDynamics(body, -1, mass=0)
+
+    def restore(self, body: int) -> None:
+        info = self._bodies[body]
+        if info.removed_pose is None:
+            return
+        asset = load_piece(info.piece_id)
+        moments, _ = _principal_axes(asset.inertia_kg_m2)
+        self.client.changeDynamics(body, -1, mass=asset.mass_kg, localInertiaDiagonal=moments)
+        position, orientation = info.removed_pose
+        info.removed_pose = None
+        self.set_pose(body, position, orientation)
+
+    # --- geometry queries -------------------------------------------------------------------
+
+    def lowest_and_highest(self, body: int) -> tuple[float, float]:
+        """The z of the piece's lowest and highest point (metres above the table)."""
+        position, orientation = self.pose(body)
+        if (radius := load_piece(self.piece_id(body)).spec.sphere_radius_mm):
+            return position[2] - radius / 1000.0, position[2] + radius / 1000.0
+        z = rotate(orientation, support_points(self.piece_id(body)))[:, 2] + position[2]
+        return float(z.min()), float(z.max())
+
+    def overlaps(self, body: int, clearance: float = 1e-4) -> bool:
+        """Is the piece closer than `clearance` to any other body (the table included)?"""
+        others = [self.table, self.floor] + [b for b in self.bodies() if b != body]
+        return any(self.client.getClosestPoints(body, other, clearance) for other in others)
+
+    def raise_until_clear(self, body: int, resolution: float = 5e-5) -> float:
+        """Raise the piece by the least amount (to `resolution`) that clears every body."""
+        if not self.overlaps(body):
+            return 0.0
+        position, orientation = self.pose(body)
+        low, high = 0.0, 0.002
+        while True:
+            self.set_pose(body, (position[0], position[1], position[2] + high), orientation)
+            if not self.overlaps(body):
+                break
+            low, high = high, high * 2
+            if high > 5.0:
+                raise RuntimeError("cannot find a free place above the piece")
+        while high - low > resolution:
+            middle = (low + high) / 2
+            self.set_pose(body, (position[0], position[1], position[2] + middle), orientation)
+            if self.overlaps(body):
+                low = middle
+            else:
+                high = middle
+        self.set_pose(body, (position[0], position[1], position[2] + high), orientation)
+        return high
+
+    def touches_ground(self, body: int, tolerance: float = 5e-4) -> bool:
+        """Does the piece touch the table or the floor (within `tolerance` metres)?"""
+        return any(self.client.getClosestPoints(body, ground, tolerance)
+                   for ground in (self.table, self.floor))
+
+    # --- time -------------------------------------------------------------------------------
+
+    def step(self, steps: int = 1) -> None:
+        for _ in range(steps):
+            self.client.stepSimulation()
+        self.seconds += steps * self.settings.time_step
+
+    def at_rest(self) -> bool:
+        s = self.settings
+        for body in self.bodies():
+            linear, angular = self.client.getBaseVelocity(body)
+            if (linear[0] ** 2 + linear[1] ** 2 + linear[2] ** 2 > s.rest_linear ** 2
+                    or angular[0] ** 2 + angular[1] ** 2 + angular[2] ** 2 > s.rest_angular ** 2):
+                return False
+        return True
+
+    def settle(self, max_seconds: float, stop_when: Callable[[], bool] | None = None) -> SettleResult:
+        """Step until every piece has been at rest for a while, `stop_when()` is true (checked
+        between chunks of steps), or `max_seconds` have passed."""
+        s = self.settings
+        chunk = s.check_every * s.time_step
+        start, resting_since = self.seconds, None
+        while self.seconds - start < max_seconds - 1e-9:
+            self.step(s.check_every)
+            if stop_when is not None and stop_when():
+                return SettleResult(self.seconds - start, False, True)
+            if self.at_rest():
+                resting_since = self.seconds if resting_since is None else resting_since
+                if (self.seconds - resting_since >= s.rest_seconds - 1e-9
+                        and self.seconds - start >= s.min_settle_seconds - 1e-9):
+                    return SettleResult(self.seconds - start, True, False)
+            else:
+                resting_since = None
+        del chunk
+        return SettleResult(self.seconds - start, self.at_rest(), False)
+
+    # --- whole-state snapshots --------------------------------------------------------------
+
+    def save_state(self) -> Snapshot:
+        return Snapshot(self.client.saveState(), self.seconds,
+                        {b: info.removed_pose for b, info in self._bodies.items()})
+
+    def restore_state(self, snapshot: Snapshot) -> None:
+        """Back to a saved moment. Pieces added since then are taken out of the world."""
+        for body in list(self._bodies):
+            if body not in snapshot.removed:
+                self.client.removeBody(body)
+                del self._bodies[body]
+        self.client.restoreState(snapshot.state_id)
+        self.seconds = snapshot.seconds
+        for body, removed in snapshot.removed.items():
+            self._bodies[body].removed_pose = removed
+
+
+@dataclass
+class Snapshot:
+    state_id: int
+    seconds: float
+    removed: dict[int, tuple[Vec3, Quat] | None] = field(default_factory=dict)

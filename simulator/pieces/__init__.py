@@ -1,0 +1,1 @@
+"""The 54 wooden pieces of Bandu: catalogue (shapes as convex parts), materials, meshes."""

@@ -1,0 +1,133 @@
+"""Physical truths the simulation must get right (scenes/validation), and the world's tools."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simulator.physics.placement import place_on_table, resting_faces
+from simulator.physics.scene import load_scene, parse_scene
+from simulator.physics.stability import check_expectations, run_scene
+from simulator.physics.world import World, rotate, support_points
+from simulator.pieces.catalogue import CATALOGUE
+
+VALIDATION = sorted((Path(__file__).parent.parent / "scenes" / "validation").glob("*.toml"))
+
+
+def test_the_validation_suite_is_there():
+    names = {p.stem for p in VALIDATION}
+    assert {"column-of-bases", "com-inside-edge", "com-outside-edge", "harmonic-within",
+            "harmonic-past", "slope-gentle", "slope-steep", "ball-on-base", "egg-on-base",
+            "ring-over-pole"} <= names
+
+
+@pytest.mark.parametrize("path", VALIDATION, ids=lambda p: p.stem)
+def test_validation_scene(path):
+    scene = load_scene(path)
+    assert scene.expect.stood is not None or scene.expect.pieces, "a validation scene expects something"
+    report = run_scene(scene)
+    assert check_expectations(scene, report) == []
+
+
+def test_expectations_can_fail():
+    scene = load_scene(VALIDATION[0].parent / "com-outside-edge.toml")
+    wrong = parse_scene(Path(scene.path).read_text().replace("stood = [false]", "stood = [true]"),
+                        scene.path)
+    assert check_expectations(wrong, run_scene(wrong)) != []
+
+
+def _unique(faces):
+    seen, out = set(), []
+    for face in faces:
+        key = (round(face.tipping_angle_deg), round(face.com_height_m * 2000), round(face.area_mm2))
+        if key not in seen:
+            seen.add(key)
+            out.append(face)
+    return out
+
+
+STABLE_FACES = [(spec.id, index, face) for spec in CATALOGUE
+                for index, face in enumerate(_unique(resting_faces(spec.id)))
+                if face.tipping_angle_deg >= 5.0]
+
+
+def test_every_piece_but_the_round_ones_has_a_stable_face():
+    with_faces = {piece for piece, _, _ in STABLE_FACES}
+    assert with_faces >= {spec.id for spec in CATALOGUE} - {"egg", "ball"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("piece, index, face", STABLE_FACES,
+                         ids=[f"{p}-{i}" for p, i, _ in STABLE_FACES])
+def test_piece_rests_on_each_stable_face_for_5_s_within_1_mm(piece, index, face):
+    with World() as world:
+        body = place_on_table(world, piece, (0, 0), face.orientation)
+        before = world.pose(body)
+        world.step(round(5.0 / world.settings.time_step))
+        after = world.pose(body)
+    points = support_points(piece)
+    moved = np.linalg.norm((rotate(after[1], points) + after[0]) - (rotate(before[1], points) + before[0]),
+                           axis=1)
+    assert moved.max() < 1e-3, f"moved {moved.max() * 1000:.2f} mm"
+
+
+@pytest.mark.parametrize("slope, stays", [(20, True), (24, True), (29, False), (35, False)])
+def test_a_block_slides_only_where_tan_angle_exceeds_friction(slope, stays):
+    """Beech on beech: friction 0.5, so the critical angle is atan(0.5) = 26.6 degrees."""
+    with World(slope_deg=slope) as world:
+        body = place_on_table(world, "cube-large", (0, 0))
+        start = world.pose(body)[0]
+        world.step(round(2.0 / world.settings.time_step))
+        moved = math.dist(start, world.pose(body)[0])
+    assert (moved < 1e-3) == stays, f"moved {moved * 1000:.1f} mm on {slope} degrees"
+
+
+def test_same_scene_same_verdict_and_poses():
+    text = """
+name = "mixed"
+[[towers]]
+order = ["ashlar-large", "cylinder-wide", "arch", "cube-small", "egg-cup", "cone-tall"]
+[[towers]]
+order = ["plank-long", "ring", "star", "ball"]
+"""
+    first = run_scene(parse_scene(text, "mixed.toml")).as_dict()
+    second = run_scene(parse_scene(text, "mixed.toml")).as_dict()
+    first.pop("wall_seconds"), second.pop("wall_seconds")
+    assert first == second
+
+
+def test_a_piece_placed_into_another_is_raised_just_clear_of_it():
+    with World() as world:
+        place_on_table(world, "base", (0, 0))
+        body = world.add_piece("cube-large", (0, 0, 0.030))  # would sink 15 mm into the base
+        lowest = world.lowest_and_highest(body)[0]
+        assert 0.025 <= lowest < 0.0255
+        assert not world.overlaps(body)
+
+
+def test_save_and_restore_state_and_remove_and_restore_a_piece():
+    with World() as world:
+        base = place_on_table(world, "base", (0, 0))
+        cube = world.add_piece("cube-large", (0.045, 0, 0.046))  # will tip off the edge
+        snapshot = world.save_state()
+        before = world.pose(cube)
+        world.step(240)
+        assert world.pose(cube)[0] != before[0]
+        extra = world.add_piece("ball", (0.3, 0, 0.03))
+        world.restore_state(snapshot)
+        assert extra not in world.bodies()
+        assert np.allclose(world.pose(cube)[0], before[0], atol=1e-9)
+        world.remove(cube)
+        assert world.bodies() == [base]
+        world.step(240)
+        world.restore(cube)
+        assert np.allclose(world.pose(cube)[0], before[0], atol=1e-9)
+
+
+def test_settling_stops_early_once_the_verdict_is_certain():
+    scene = load_scene(VALIDATION[0].parent / "com-outside-edge.toml")
+    report = run_scene(scene)
+    assert report.simulated_seconds < scene.settle_seconds
