@@ -99,8 +99,10 @@ def run_benchmarks(quick: bool = False, progress=None) -> dict:
             progress(index, len(plan), f"Tanbo {size}x{size}")
         results.append(bench_tanbo(size, playouts, naive_playouts, runs).as_dict())
     if progress:
-        progress(len(plan), len(plan), "done")
-    return {"tanbo_random_playouts": results}
+        progress(len(plan), len(plan), "Tanbo done")
+    from simulator.physics.bench import run_physics_benchmarks
+
+    return {"tanbo_random_playouts": results, "physics": run_physics_benchmarks(quick, progress)}
 
 
 def format_report(report: dict) -> str:
@@ -109,4 +111,8 @@ def format_report(report: dict) -> str:
     for row in report["tanbo_random_playouts"]:
         lines.append(f"{row['board']:>7} {row['incremental_per_s']:>12.1f} {row['fast_path_per_s']:>10.1f}"
                      f" {row['naive_per_s']:>8.2f} {row['ratio']:>6.1f}x {row['mean_length']:>11.0f}")
+    if "physics" in report:
+        from simulator.physics.bench import format_physics_report
+
+        lines += ["", format_physics_report(report["physics"])]
     return "\n".join(lines)

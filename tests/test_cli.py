@@ -74,10 +74,16 @@ def test_bench_quick_reports_ratio():
     for row in rows:
         assert row["incremental_per_s"] > 0 and row["naive_per_s"] > 0
         assert row["ratio"] == pytest.approx(row["incremental_per_s"] / row["naive_per_s"], rel=0.01)
+    physics = json.loads(result.stdout)["physics"]
+    for name in ("tower_20", "verdict_15"):
+        assert set(physics[name]) == {"chosen", "pybullet_defaults"}
+    assert physics["tower_20"]["chosen"]["stood"] is True  # the chosen settings hold the tower
+    assert physics["tower_20"]["chosen"]["build_rtf"] > 0
+    assert 0 < physics["verdict_15"]["chosen"]["median_s"] < 5
 
 
 def test_help_lists_the_commands():
     result = run("--help")
     assert result.returncode == 0
-    for command in ("play", "selfplay", "bench"):
+    for command in ("play", "selfplay", "stability", "pieces", "bench", "build-meshes"):
         assert command in result.stdout

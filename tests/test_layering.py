@@ -47,3 +47,21 @@ def test_a_registered_game_plays_with_controller_and_no_window():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+def test_physics_and_pieces_never_import_pyglet():
+    code = (
+        "import sys, simulator.physics.stability, simulator.physics.bench, simulator.pieces.meshes\n"
+        "print(any(m.startswith('pyglet') for m in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
+
+
+def test_scene_files_and_the_catalogue_need_no_pybullet():
+    code = (
+        "import sys, simulator.physics.scene, simulator.pieces.catalogue\n"
+        "print(any(m.startswith('pybullet') for m in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"

@@ -59,19 +59,37 @@ def test_every_piece_but_the_round_ones_has_a_stable_face():
     assert with_faces >= {spec.id for spec in CATALOGUE} - {"egg", "ball"}
 
 
+def _moved(piece, before, after) -> float:
+    points = support_points(piece)
+    return float(np.linalg.norm((rotate(after[1], points) + after[0])
+                                - (rotate(before[1], points) + before[0]), axis=1).max())
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("piece, index, face", STABLE_FACES,
                          ids=[f"{p}-{i}" for p, i, _ in STABLE_FACES])
 def test_piece_rests_on_each_stable_face_for_5_s_within_1_mm(piece, index, face):
+    """Released at rest on the face, the piece stays within 1 mm for 5 s after it has come to
+    rest; coming to rest moves it by at most 2 mm, which is the collision margin rounding the
+    sharp rims it may stand on (docs/PHYSICS.md); most pieces do not move at all."""
     with World() as world:
         body = place_on_table(world, piece, (0, 0), face.orientation)
-        before = world.pose(body)
+        released = world.pose(body)
+        world.step(round(0.5 / world.settings.time_step))
+        resting = world.pose(body)
         world.step(round(5.0 / world.settings.time_step))
-        after = world.pose(body)
-    points = support_points(piece)
-    moved = np.linalg.norm((rotate(after[1], points) + after[0]) - (rotate(before[1], points) + before[0]),
-                           axis=1)
-    assert moved.max() < 1e-3, f"moved {moved.max() * 1000:.2f} mm"
+        final = world.pose(body)
+    assert _moved(piece, released, resting) < 2e-3
+    assert _moved(piece, resting, final) < 1e-3, f"moved {_moved(piece, resting, final) * 1000:.2f} mm"
+
+
+def test_flat_faced_pieces_do_not_move_at_all_when_released_on_a_face():
+    for piece in ("base", "ashlar-large", "arch", "stairs", "l-block", "star", "zigzag"):
+        with World() as world:
+            body = place_on_table(world, piece, (0, 0), resting_faces(piece)[0].orientation)
+            released = world.pose(body)
+            world.step(round(5.0 / world.settings.time_step))
+            assert _moved(piece, released, world.pose(body)) < 1e-3, piece
 
 
 @pytest.mark.parametrize("slope, stays", [(20, True), (24, True), (29, False), (35, False)])

@@ -90,11 +90,11 @@ def _place(world: World, tower: _Tower, placement) -> int:
 def build_tower(world: World, spec: TowerSpec, settle_seconds: float, ids: _Ids) -> _Tower:
     xy = (spec.position_mm[0] / 1000.0, spec.position_mm[1] / 1000.0)
     tower = _Tower(spec, [place_on_table(world, spec.foundation, xy)], [ids(spec.foundation)])
-    world.settle(settle_seconds)
+    world.settle(settle_seconds, watch=tower.bodies)
     for index, placement in enumerate(spec.placements):
         tower.bodies.append(_place(world, tower, placement))
         tower.ids.append(ids(placement.piece))
-        world.settle(settle_seconds, stop_when=lambda: _fallen(world, tower))
+        world.settle(settle_seconds, stop_when=lambda: _fallen(world, tower), watch=tower.bodies)
         if _fallen(world, tower):
             tower.fell_at = index
             break

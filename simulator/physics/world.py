@@ -44,7 +44,7 @@ class PhysicsSettings:
     exact_boxes: bool = True  # cuboids as Bullet boxes rather than hulls
     maximal_coordinates: bool = True  # plain rigid bodies, not one-link multibodies
     friction_anchor: bool = True  # Bullet's friction drift correction
-    contact_breaking_threshold: float | None = None  # metres; None: PyBullet's 0.02
+    contact_breaking_threshold: float | None = 0.005  # metres; PyBullet default 0.02
     engine: tuple[tuple[str, float], ...] = ()  # further setPhysicsEngineParameter values
     check_every: int = 4  # steps between rest and verdict checks
     rest_linear: float = 0.004  # m/s
@@ -292,34 +292,34 @@ class World:
             self.client.stepSimulation()
         self.seconds += steps * self.settings.time_step
 
-    def at_rest(self) -> bool:
+    def at_rest(self, bodies: list[int] | None = None) -> bool:
+        """Are these pieces (default: all) slower than the rest thresholds?"""
         s = self.settings
-        for body in self.bodies():
+        for body in self.bodies() if bodies is None else bodies:
             linear, angular = self.client.getBaseVelocity(body)
             if (linear[0] ** 2 + linear[1] ** 2 + linear[2] ** 2 > s.rest_linear ** 2
                     or angular[0] ** 2 + angular[1] ** 2 + angular[2] ** 2 > s.rest_angular ** 2):
                 return False
         return True
 
-    def settle(self, max_seconds: float, stop_when: Callable[[], bool] | None = None) -> SettleResult:
-        """Step until every piece has been at rest for a while, `stop_when()` is true (checked
-        between chunks of steps), or `max_seconds` have passed."""
+    def settle(self, max_seconds: float, stop_when: Callable[[], bool] | None = None,
+               watch: list[int] | None = None) -> SettleResult:
+        """Step until the watched pieces (default: all) have been at rest for a while,
+        `stop_when()` is true (checked between chunks of steps), or `max_seconds` have passed."""
         s = self.settings
-        chunk = s.check_every * s.time_step
         start, resting_since = self.seconds, None
         while self.seconds - start < max_seconds - 1e-9:
             self.step(s.check_every)
             if stop_when is not None and stop_when():
                 return SettleResult(self.seconds - start, False, True)
-            if self.at_rest():
+            if self.at_rest(watch):
                 resting_since = self.seconds if resting_since is None else resting_since
                 if (self.seconds - resting_since >= s.rest_seconds - 1e-9
                         and self.seconds - start >= s.min_settle_seconds - 1e-9):
                     return SettleResult(self.seconds - start, True, False)
             else:
                 resting_since = None
-        del chunk
-        return SettleResult(self.seconds - start, self.at_rest(), False)
+        return SettleResult(self.seconds - start, self.at_rest(watch), False)
 
     # --- whole-state snapshots --------------------------------------------------------------
 

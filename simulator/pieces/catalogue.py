@@ -27,7 +27,7 @@ class Detail:
     curve_steps: int  # along a curved profile or cut
 
 
-COLLISION = Detail(round_segments=24, curve_steps=12)
+COLLISION = Detail(round_segments=16, curve_steps=8)
 VISUAL = Detail(round_segments=64, curve_steps=40)
 
 Builder = Callable[[Detail], list[g.Part]]
@@ -183,7 +183,7 @@ def _ring(d: Detail) -> list[g.Part]:
 
 
 def _washer(d: Detail) -> list[g.Part]:
-    return g.annular_sectors(12.5, 25, 0, 12, max(d.round_segments * 2 // 3, 16))
+    return g.annular_sectors(12.5, 25, 0, 12, max(d.round_segments * 2 // 3, 10))
 
 
 def _egg_cup(d: Detail) -> list[g.Part]:
@@ -215,7 +215,7 @@ def _doorknob(d: Detail) -> list[g.Part]:
 def _fir_tree(d: Detail) -> list[g.Part]:
     n = d.round_segments
     return [g.cylinder(15, 0, 12, n), g.frustum(27.5, 12, 12, 40, n), g.frustum(21, 9, 40, 64, n),
-            g.frustum(15, 0, 64, 90, n)]
+            g.frustum(15, 2, 64, 90, n)]  # a blunt top, as turned wood has
 
 
 def _spool(d: Detail) -> list[g.Part]:

@@ -1,0 +1,113 @@
+"""Physics benchmarks: each scene at the chosen settings beside PyBullet's defaults, one run.
+
+- real-time factor (simulated / wall seconds, one process) of building a 20-piece mixed tower
+  placement by placement, each settled in turn, and then of one more second of the standing
+  tower;
+- the same for a table of six towers using all 54 pieces (scenes/examples/six-towers.toml);
+- the wall time of one placement verdict (place, settle until rest or fall) on a settled
+  15-piece tower, the median of several placements restored from one snapshot.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from importlib import resources
+from pathlib import Path
+
+from simulator.physics.placement import place_on_top
+from simulator.physics.scene import DEFAULT_SETTLE_SECONDS, Placement, TowerSpec, load_scene
+from simulator.physics.stability import _Ids, build_tower
+from simulator.physics.world import PhysicsSettings, World
+
+TWENTY_MIXED = ("ashlar-large", "slab-square", "cylinder-wide", "plank-long", "cube-large", "disc",
+                "arch", "ashlar-medium", "cross-flat", "plank-short", "cylinder-tall",
+                "prism-hexagon", "ashlar-small", "washer", "stairs", "channel", "cube-small",
+                "l-block", "hemisphere", "cone-small")
+VERDICT_PIECES = ("cube-small", "ashlar-small", "disc", "egg", "star")
+
+
+def _settings(kind: str) -> PhysicsSettings:
+    return PhysicsSettings.chosen() if kind == "chosen" else PhysicsSettings.pybullet_defaults()
+
+
+def _tower_rtf(pieces: tuple[str, ...], settings: PhysicsSettings) -> dict:
+    spec = TowerSpec("base", (0.0, 0.0), tuple(Placement(p) for p in pieces))
+    with World(settings) as world:
+        start = time.perf_counter()
+        tower = build_tower(world, spec, DEFAULT_SETTLE_SECONDS, _Ids())
+        build_wall, build_sim = time.perf_counter() - start, world.seconds
+        start = time.perf_counter()
+        world.step(round(1.0 / settings.time_step))
+        standing_wall = time.perf_counter() - start
+    return {"pieces": len(tower.bodies), "stood": tower.fell_at is None, "fell_at": tower.fell_at,
+            "build_rtf": round(build_sim / build_wall, 1), "build_simulated_s": round(build_sim, 2),
+            "standing_rtf": round(1.0 / standing_wall, 1)}
+
+
+def _table_rtf(settings: PhysicsSettings) -> dict:
+    path = Path(str(resources.files("simulator"))).parent / "scenes" / "examples" / "six-towers.toml"
+    scene = load_scene(path)
+    ids = _Ids()
+    with World(settings) as world:
+        start = time.perf_counter()
+        towers = [build_tower(world, spec, scene.settle_seconds, ids) for spec in scene.towers]
+        build_wall, build_sim = time.perf_counter() - start, world.seconds
+        start = time.perf_counter()
+        world.step(round(1.0 / settings.time_step))
+        standing_wall = time.perf_counter() - start
+        pieces = len(world.bodies())
+    return {"pieces": pieces, "towers_stood": sum(t.fell_at is None for t in towers),
+            "build_rtf": round(build_sim / build_wall, 1), "build_simulated_s": round(build_sim, 2),
+            "then_one_second_rtf": round(1.0 / standing_wall, 1)}
+
+
+def _verdict_time(settings: PhysicsSettings, repeats: int) -> dict:
+    spec = TowerSpec("base", (0.0, 0.0), tuple(Placement(p) for p in TWENTY_MIXED[:14]))
+    with World(settings) as world:
+        tower = build_tower(world, spec, DEFAULT_SETTLE_SECONDS, _Ids())
+        snapshot = world.save_state()
+        times, outcomes = [], []
+        for index in range(repeats):
+            piece = VERDICT_PIECES[index % len(VERDICT_PIECES)]
+            start = time.perf_counter()
+            body = place_on_top(world, piece, (0.0, 0.0), tower.bodies)
+            watched = tower.bodies + [body]
+            world.settle(DEFAULT_SETTLE_SECONDS, watch=watched,
+                         stop_when=lambda w=watched: any(world.touches_ground(b) for b in w[1:]))
+            fell = any(world.touches_ground(b) for b in watched[1:])
+            times.append(time.perf_counter() - start)
+            outcomes.append(fell)
+            world.restore_state(snapshot)
+    return {"tower_pieces": len(tower.bodies), "tower_stood": tower.fell_at is None,
+            "median_s": round(statistics.median(times), 3), "max_s": round(max(times), 3),
+            "placements": repeats, "fell": sum(outcomes)}
+
+
+def run_physics_benchmarks(quick: bool = False, progress=None) -> dict:
+    kinds = ("chosen", "pybullet_defaults")
+    plan = [(f"20-piece tower ({k})", lambda k=k: ("tower_20", k, _tower_rtf(TWENTY_MIXED, _settings(k))))
+            for k in kinds]
+    if not quick:
+        plan += [(f"54-piece table ({k})", lambda k=k: ("table_54", k, _table_rtf(_settings(k))))
+                 for k in kinds]
+    plan += [(f"verdict ({k})", lambda k=k: ("verdict_15", k, _verdict_time(_settings(k), 3 if quick else 10)))
+             for k in kinds]
+    report: dict = {}
+    for index, (label, job) in enumerate(plan):
+        if progress:
+            progress(index, len(plan), label)
+        name, kind, figures = job()
+        report.setdefault(name, {})[kind] = figures
+    if progress:
+        progress(len(plan), len(plan), "done")
+    return report
+
+
+def format_physics_report(report: dict) -> str:
+    lines = ["Physics (one process; chosen settings beside PyBullet's defaults, same run)"]
+    for name, by_kind in report.items():
+        for kind, figures in by_kind.items():
+            text = ", ".join(f"{k} {v}" for k, v in figures.items())
+            lines.append(f"  {name:<11} {kind:<18} {text}")
+    return "\n".join(lines)
