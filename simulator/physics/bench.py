@@ -15,9 +15,8 @@ import time
 from importlib import resources
 from pathlib import Path
 
-from simulator.physics.placement import place_on_top
 from simulator.physics.scene import DEFAULT_SETTLE_SECONDS, Placement, TowerSpec, load_scene
-from simulator.physics.stability import _Ids, build_tower
+from simulator.physics.stability import PieceIds, Tower, build_tower, place_and_settle
 from simulator.physics.world import PhysicsSettings, World
 
 TWENTY_MIXED = ("ashlar-large", "slab-square", "cylinder-wide", "plank-long", "cube-large", "disc",
@@ -31,53 +30,49 @@ def _settings(kind: str) -> PhysicsSettings:
     return PhysicsSettings.chosen() if kind == "chosen" else PhysicsSettings.pybullet_defaults()
 
 
-def _tower_rtf(pieces: tuple[str, ...], settings: PhysicsSettings) -> dict:
-    spec = TowerSpec("base", (0.0, 0.0), tuple(Placement(p) for p in pieces))
+def _build_then_stand(specs: list[TowerSpec], settle_seconds: float,
+                      settings: PhysicsSettings) -> tuple[list[Tower], int, dict]:
+    """Build the towers one after the other, then step one more second: real-time factors."""
+    ids = PieceIds()
     with World(settings) as world:
         start = time.perf_counter()
-        tower = build_tower(world, spec, DEFAULT_SETTLE_SECONDS, _Ids())
-        build_wall, build_sim = time.perf_counter() - start, world.seconds
-        start = time.perf_counter()
-        world.step(round(1.0 / settings.time_step))
-        standing_wall = time.perf_counter() - start
-    return {"pieces": len(tower.bodies), "stood": tower.fell_at is None, "fell_at": tower.fell_at,
-            "build_rtf": round(build_sim / build_wall, 1), "build_simulated_s": round(build_sim, 2),
-            "standing_rtf": round(1.0 / standing_wall, 1)}
-
-
-def _table_rtf(settings: PhysicsSettings) -> dict:
-    path = Path(str(resources.files("simulator"))).parent / "scenes" / "examples" / "six-towers.toml"
-    scene = load_scene(path)
-    ids = _Ids()
-    with World(settings) as world:
-        start = time.perf_counter()
-        towers = [build_tower(world, spec, scene.settle_seconds, ids) for spec in scene.towers]
+        towers = [build_tower(world, spec, settle_seconds, ids) for spec in specs]
         build_wall, build_sim = time.perf_counter() - start, world.seconds
         start = time.perf_counter()
         world.step(round(1.0 / settings.time_step))
         standing_wall = time.perf_counter() - start
         pieces = len(world.bodies())
-    return {"pieces": pieces, "towers_stood": sum(t.fell_at is None for t in towers),
-            "build_rtf": round(build_sim / build_wall, 1), "build_simulated_s": round(build_sim, 2),
-            "then_one_second_rtf": round(1.0 / standing_wall, 1)}
+    return towers, pieces, {"build_rtf": round(build_sim / build_wall, 1),
+                            "build_simulated_s": round(build_sim, 2),
+                            "standing_rtf": round(1.0 / standing_wall, 1)}
+
+
+def _tower_rtf(pieces: tuple[str, ...], settings: PhysicsSettings) -> dict:
+    spec = TowerSpec("base", (0.0, 0.0), tuple(Placement(p) for p in pieces))
+    (tower,), count, rates = _build_then_stand([spec], DEFAULT_SETTLE_SECONDS, settings)
+    return {"pieces": count, "stood": tower.fell_at is None, "fell_at": tower.fell_at} | rates
+
+
+def _table_rtf(settings: PhysicsSettings) -> dict:
+    path = Path(str(resources.files("simulator"))).parent / "scenes" / "examples" / "six-towers.toml"
+    scene = load_scene(path)
+    towers, count, rates = _build_then_stand(list(scene.towers), scene.settle_seconds, settings)
+    return {"pieces": count, "towers_stood": sum(t.fell_at is None for t in towers)} | rates
 
 
 def _verdict_time(settings: PhysicsSettings, repeats: int) -> dict:
     spec = TowerSpec("base", (0.0, 0.0), tuple(Placement(p) for p in TWENTY_MIXED[:14]))
     with World(settings) as world:
-        tower = build_tower(world, spec, DEFAULT_SETTLE_SECONDS, _Ids())
+        tower = build_tower(world, spec, DEFAULT_SETTLE_SECONDS, PieceIds())
         snapshot = world.save_state()
         times, outcomes = [], []
         for index in range(repeats):
             piece = VERDICT_PIECES[index % len(VERDICT_PIECES)]
+            trial = Tower(spec, list(tower.bodies), list(tower.ids))
             start = time.perf_counter()
-            body = place_on_top(world, piece, (0.0, 0.0), tower.bodies)
-            watched = tower.bodies + [body]
-            world.settle(DEFAULT_SETTLE_SECONDS, watch=watched,
-                         stop_when=lambda w=watched: any(world.touches_ground(b) for b in w[1:]))
-            fell = any(world.touches_ground(b) for b in watched[1:])
+            outcomes.append(place_and_settle(world, trial, Placement(piece), piece,
+                                             DEFAULT_SETTLE_SECONDS))
             times.append(time.perf_counter() - start)
-            outcomes.append(fell)
             world.restore_state(snapshot)
     return {"tower_pieces": len(tower.bodies), "tower_stood": tower.fell_at is None,
             "median_s": round(statistics.median(times), 3), "max_s": round(max(times), 3),

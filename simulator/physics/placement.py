@@ -91,24 +91,26 @@ def most_stable_orientation(piece_id: str) -> Quat:
     return faces[0].orientation if faces else (0.0, 0.0, 0.0, 1.0)
 
 
+def _release(world: World, piece_id: str, xy: tuple[float, float], orientation: Quat,
+             surface_z: float, gap: float) -> int:
+    """Add the piece with its lowest point `gap` above `surface_z`, then raise it clear of
+    everything."""
+    body = world.add_piece(piece_id, (xy[0], xy[1], 1.0), orientation, clear_overlap=False)
+    lowest = world.lowest_and_highest(body)[0]
+    world.set_pose(body, (xy[0], xy[1], 1.0 - lowest + surface_z + gap), orientation)
+    world.raise_until_clear(body)
+    return body
+
+
 def place_on_top(world: World, piece_id: str, axis_xy: tuple[float, float],
                  tower_bodies: list[int], orientation: Quat | None = None) -> int:
     """The default policy: centred on the axis, most stable face down, just above the top."""
-    orientation = orientation or most_stable_orientation(piece_id)
     top = max((world.lowest_and_highest(b)[1] for b in tower_bodies), default=0.0)
-    body = world.add_piece(piece_id, (axis_xy[0], axis_xy[1], 1.0), orientation,
-                           clear_overlap=False)
-    lowest = world.lowest_and_highest(body)[0]
-    world.set_pose(body, (axis_xy[0], axis_xy[1], 1.0 - lowest + top + RELEASE_GAP_M), orientation)
-    world.raise_until_clear(body)
-    return body
+    return _release(world, piece_id, axis_xy, orientation or most_stable_orientation(piece_id),
+                    top, RELEASE_GAP_M)
 
 
 def place_on_table(world: World, piece_id: str, xy: tuple[float, float],
                    orientation: Quat = (0.0, 0.0, 0.0, 1.0)) -> int:
     """A piece standing on the table at rest, in the given orientation."""
-    body = world.add_piece(piece_id, (xy[0], xy[1], 1.0), orientation, clear_overlap=False)
-    lowest = world.lowest_and_highest(body)[0]
-    world.set_pose(body, (xy[0], xy[1], 1.0 - lowest), orientation)
-    world.raise_until_clear(body)
-    return body
+    return _release(world, piece_id, xy, orientation, 0.0, 0.0)

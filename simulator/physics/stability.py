@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 
 from simulator.physics.placement import place_on_table, place_on_top
-from simulator.physics.scene import Scene, TowerSpec
+from simulator.physics.scene import Placement, Scene, TowerSpec
 from simulator.physics.world import PhysicsSettings, World, pybullet
 
 
@@ -55,7 +55,7 @@ class SceneReport:
                 "wall_seconds": round(self.wall_seconds, 3)}
 
 
-class _Ids:
+class PieceIds:
     """Live-game ids: the first copy of a piece is `base`, the next `base#2` ..."""
 
     def __init__(self) -> None:
@@ -67,35 +67,44 @@ class _Ids:
 
 
 @dataclass
-class _Tower:
+class Tower:
+    """A tower being built: its foundation first, then the placed pieces."""
     spec: TowerSpec
     bodies: list[int]
     ids: list[str]
     fell_at: int | None = None
 
+    @property
+    def axis(self) -> tuple[float, float]:
+        return self.spec.position_mm[0] / 1000.0, self.spec.position_mm[1] / 1000.0
 
-def _fallen(world: World, tower: _Tower) -> bool:
-    return any(world.touches_ground(b) for b in tower.bodies[1:])
+    def fallen(self, world: World) -> bool:
+        return any(world.touches_ground(b) for b in self.bodies[1:])
 
 
-def _place(world: World, tower: _Tower, placement) -> int:
-    axis = (tower.spec.position_mm[0] / 1000.0, tower.spec.position_mm[1] / 1000.0)
+def _place(world: World, tower: Tower, placement: Placement) -> int:
     if placement.position_mm is None:
-        return place_on_top(world, placement.piece, axis, tower.bodies)
+        return place_on_top(world, placement.piece, tower.axis, tower.bodies)
     x, y, z = (v / 1000.0 for v in placement.position_mm)
     orientation = pybullet.getQuaternionFromEuler([math.radians(a) for a in placement.rotation_deg])
-    return world.add_piece(placement.piece, (axis[0] + x, axis[1] + y, z), orientation)
+    return world.add_piece(placement.piece, (tower.axis[0] + x, tower.axis[1] + y, z), orientation)
 
 
-def build_tower(world: World, spec: TowerSpec, settle_seconds: float, ids: _Ids) -> _Tower:
-    xy = (spec.position_mm[0] / 1000.0, spec.position_mm[1] / 1000.0)
-    tower = _Tower(spec, [place_on_table(world, spec.foundation, xy)], [ids(spec.foundation)])
+def place_and_settle(world: World, tower: Tower, placement: Placement, piece_id: str,
+                     settle_seconds: float) -> bool:
+    """Add one placement to the tower and settle it; True when the tower has fallen."""
+    tower.bodies.append(_place(world, tower, placement))
+    tower.ids.append(piece_id)
+    world.settle(settle_seconds, stop_when=lambda: tower.fallen(world), watch=tower.bodies)
+    return tower.fallen(world)
+
+
+def build_tower(world: World, spec: TowerSpec, settle_seconds: float, ids: PieceIds) -> Tower:
+    tower = Tower(spec, [], [ids(spec.foundation)])
+    tower.bodies.append(place_on_table(world, spec.foundation, tower.axis))
     world.settle(settle_seconds, watch=tower.bodies)
     for index, placement in enumerate(spec.placements):
-        tower.bodies.append(_place(world, tower, placement))
-        tower.ids.append(ids(placement.piece))
-        world.settle(settle_seconds, stop_when=lambda: _fallen(world, tower), watch=tower.bodies)
-        if _fallen(world, tower):
+        if place_and_settle(world, tower, placement, ids(placement.piece), settle_seconds):
             tower.fell_at = index
             break
     return tower
@@ -103,12 +112,12 @@ def build_tower(world: World, spec: TowerSpec, settle_seconds: float, ids: _Ids)
 
 def run_scene(scene: Scene, settings: PhysicsSettings | None = None) -> SceneReport:
     start = time.perf_counter()
-    ids = _Ids()
+    ids = PieceIds()
     with World(settings, slope_deg=scene.slope_deg) as world:
         towers = [build_tower(world, spec, scene.settle_seconds, ids) for spec in scene.towers]
         reports = []
         for tower in towers:
-            if tower.fell_at is None and _fallen(world, tower):
+            if tower.fell_at is None and tower.fallen(world):
                 tower.fell_at = len(tower.spec.placements) - 1
             pieces = []
             for body, piece_id in zip(tower.bodies, tower.ids, strict=True):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
@@ -45,7 +45,6 @@ class PhysicsSettings:
     maximal_coordinates: bool = True  # plain rigid bodies, not one-link multibodies
     friction_anchor: bool = True  # Bullet's friction drift correction
     contact_breaking_threshold: float | None = 0.005  # metres; PyBullet default 0.02
-    engine: tuple[tuple[str, float], ...] = ()  # further setPhysicsEngineParameter values
     check_every: int = 4  # steps between rest and verdict checks
     rest_linear: float = 0.004  # m/s
     rest_angular: float = 0.06  # rad/s
@@ -61,9 +60,6 @@ class PhysicsSettings:
         return cls(time_step=1 / 240, substeps=1, solver_iterations=50, restitution=0.0,
                    rolling_friction=0.0, spinning_friction=0.0, material_friction=False,
                    friction_anchor=False, maximal_coordinates=False)
-
-    def with_(self, **changes) -> PhysicsSettings:
-        return replace(self, **changes)
 
 
 @dataclass
@@ -120,8 +116,7 @@ class World:
         s = self.settings
         self.client.setPhysicsEngineParameter(fixedTimeStep=s.time_step, numSubSteps=s.substeps,
                                               numSolverIterations=s.solver_iterations,
-                                              deterministicOverlappingPairs=1,
-                                              **dict(s.engine))
+                                              deterministicOverlappingPairs=1)
         if s.contact_breaking_threshold is not None:
             self.client.setPhysicsEngineParameter(
                 contactBreakingThreshold=s.contact_breaking_threshold)
@@ -181,7 +176,7 @@ class World:
         With `clear_overlap` it is raised by the least amount that keeps it off every body.
         """
         asset = load_piece(piece_id)
-        moments, inertial = _principal_axes(asset.inertia_kg_m2)
+        inertial = _principal_axes(asset.inertia_kg_m2)[1]
         # createMultiBody takes the piece frame's orientation; PyBullet reports (and
         # resetBasePositionAndOrientation sets) that of the principal axes: see pose()
         body = self.client.createMultiBody(asset.mass_kg, self._shape(piece_id),
@@ -190,10 +185,9 @@ class World:
                                            baseInertialFrameOrientation=inertial,
                                            useMaximalCoordinates=self.settings.maximal_coordinates)
         s = self.settings
-        material = asset.spec.material
-        # the mass goes with the inertia: PyBullet zeroes a rigid body's mass otherwise
-        self.client.changeDynamics(body, -1, mass=asset.mass_kg, localInertiaDiagonal=moments,
-                                   lateralFriction=self._friction(material.friction),
+        self._give_mass(body, piece_id)
+        self.client.changeDynamics(body, -1,
+                                   lateralFriction=self._friction(asset.spec.material.friction),
                                    restitution=s.restitution,
                                    rollingFriction=s.rolling_friction if asset.spec.rolls else 0.0,
                                    spinningFriction=s.spinning_friction if asset.spec.rolls else 0.0,
@@ -202,6 +196,12 @@ class World:
         if clear_overlap:
             self.raise_until_clear(body)
         return body
+
+    def _give_mass(self, body: int, piece_id: str) -> None:
+        asset = load_piece(piece_id)
+        # the mass goes with the inertia: PyBullet zeroes a rigid body's mass otherwise
+        self.client.changeDynamics(body, -1, mass=asset.mass_kg,
+                                   localInertiaDiagonal=_principal_axes(asset.inertia_kg_m2)[0])
 
     def pose(self, body: int) -> tuple[Vec3, Quat]:
         """The piece frame's position (its centre of mass) and orientation."""
@@ -235,9 +235,7 @@ class World:
         info = self._bodies[body]
         if info.removed_pose is None:
             return
-        asset = load_piece(info.piece_id)
-        moments, _ = _principal_axes(asset.inertia_kg_m2)
-        self.client.changeDynamics(body, -1, mass=asset.mass_kg, localInertiaDiagonal=moments)
+        self._give_mass(body, info.piece_id)
         position, orientation = info.removed_pose
         info.removed_pose = None
         self.set_pose(body, position, orientation)

@@ -47,7 +47,6 @@ class BuiltPiece:
     build_frame_com_mm: tuple[float, float, float]  # where the catalogue's builder put the COM
 
     def facts(self) -> dict:
-        moments, axes = np.linalg.eigh(self.inertia_kg_m2)
         return {
             "name": self.spec.name,
             "count": self.spec.count,
@@ -235,17 +234,6 @@ def exact_parts(piece_id: str) -> tuple[np.ndarray, ...]:
     asset = load_piece(piece_id)
     com = np.array(asset.facts["build_frame_com_mm"]) / 1000.0
     return tuple(np.asarray(p, float) / 1000.0 - com for p in asset.spec.build(COLLISION))
-
-
-def read_collision_parts(piece_id: str) -> list[np.ndarray]:
-    """The physics-ready (inset) convex parts of a piece, from its collision OBJ."""
-    parts: list[list[list[float]]] = []
-    for line in load_piece(piece_id).collision_path.read_text().splitlines():
-        if line.startswith("o "):
-            parts.append([])
-        elif line.startswith("v "):
-            parts[-1].append([float(v) for v in line.split()[1:]])
-    return [np.array(p) for p in parts]
 
 
 def piece_table() -> list[dict]:
