@@ -11,7 +11,7 @@ import pytest
 from simulator.physics.placement import place_on_table, resting_faces
 from simulator.physics.scene import load_scene, parse_scene
 from simulator.physics.stability import check_expectations, run_scene
-from simulator.physics.world import World, rotate, support_points
+from simulator.physics.world import PhysicsSettings, World, rotate, support_points
 from simulator.pieces.catalogue import CATALOGUE
 
 VALIDATION = sorted((Path(__file__).parent.parent / "scenes" / "validation").glob("*.toml"))
@@ -149,3 +149,34 @@ def test_settling_stops_early_once_the_verdict_is_certain():
     scene = load_scene(VALIDATION[0].parent / "com-outside-edge.toml")
     report = run_scene(scene)
     assert report.simulated_seconds < scene.settle_seconds
+
+
+def _column_of_three_bases(world: World) -> list[int]:
+    bottom = place_on_table(world, "base", (0, 0))
+    middle = world.add_piece("base", (0, 0, 0.0375))
+    top = world.add_piece("base", (0, 0, 0.0625))
+    return [bottom, middle, top]
+
+
+def test_a_tower_at_rest_falls_asleep_and_costs_almost_nothing():
+    with World() as world:
+        bodies = _column_of_three_bases(world)
+        world.step(round(3.0 / world.settings.time_step))  # past Bullet's 2 s before sleeping
+        before = [world.pose(b)[0] for b in bodies]
+        world.step(round(1.0 / world.settings.time_step))
+        assert [world.pose(b)[0] for b in bodies] == before  # asleep: not a femtometre of drift
+    with World(PhysicsSettings.pybullet_defaults()) as awake:
+        assert not awake.settings.sleeping
+
+
+@pytest.mark.parametrize("take_away", ["remove", "move"])
+def test_taking_a_piece_from_under_a_sleeping_tower_wakes_it(take_away):
+    with World() as world:
+        bottom, middle, top = _column_of_three_bases(world)
+        world.step(round(3.0 / world.settings.time_step))
+        if take_away == "remove":
+            world.remove(middle)
+        else:
+            world.set_pose(middle, (0.3, 0, 0.0125), (0, 0, 0, 1))
+        world.step(round(0.5 / world.settings.time_step))
+        assert world.pose(top)[0][2] < 0.040  # fell onto the bottom block

@@ -24,11 +24,22 @@ from simulator.pieces.materials import BEECH, GREEN_LACQUER, RED_LACQUER, Materi
 @dataclass(frozen=True)
 class Detail:
     round_segments: int  # around an axis
-    curve_steps: int  # along a curved profile or cut
+    curve_steps: int  # along a curved profile
+    cut_tolerance_mm: float  # how far a hole's or cut's straight edges may stray from its curve
+
+    def cut_edges(self, radius: float, angle: float) -> int:
+        """How many straight edges trace a cut of this radius turning through `angle` radians.
+
+        Every edge is one convex part (a convex part can hold only one edge of a hole)."""
+        step = 2 * math.acos(max(1 - self.cut_tolerance_mm / radius, -1.0))
+        return max(1, math.ceil(angle / step - 1e-9))
 
 
-COLLISION = Detail(round_segments=16, curve_steps=8)
-VISUAL = Detail(round_segments=64, curve_steps=40)
+# Two touching parts cost the solver up to four contact points, and the solver's time grows with
+# the points, so holes and cuts are traced by as few edges (parts) as a 1.2 mm tolerance allows:
+# 5 on the arch, 8 around the washer's hole. See docs/PHYSICS.md, "Contacts and speed".
+COLLISION = Detail(round_segments=16, curve_steps=8, cut_tolerance_mm=1.2)
+VISUAL = Detail(round_segments=64, curve_steps=40, cut_tolerance_mm=0.05)
 
 Builder = Callable[[Detail], list[g.Part]]
 
@@ -98,21 +109,17 @@ def _prism_hexagon(d: Detail) -> list[g.Part]:
 
 
 def _arch(d: Detail) -> list[g.Part]:
-    radius, top = 22.0, 45.0
-    pillars = [g.box(-45, -radius, -15, 15, 0, top), g.box(radius, 45, -15, 15, 0, top)]
-    vault = g.strips_between(lambda x: math.sqrt(max(radius**2 - x * x, 0.0)), lambda x: top,
-                             -radius, radius, d.curve_steps, -15, 15)
-    return pillars + vault
+    # 90 x 45 in x-z, a half circle of radius 22 cut from the middle of the bottom edge
+    outline = [(-45.0, 0.0), (45.0, 0.0), (45.0, 45.0), (-45.0, 45.0)]
+    cut = g.arc((0.0, 0.0), 22.0, 22.0, 0.0, math.pi, d.cut_edges(22.0, math.pi))
+    return [g.extrude_xz(p, -15, 15) for p in g.cut_by_convex_hole(outline, (0.0, 0.0), cut)]
 
 
 def _cove(d: Detail) -> list[g.Part]:
     # 50 long, 30 deep, 50 high; a quarter circle of radius 35 centred on the top far edge
-    radius = 35.0
-    wall = g.box(0, 50 - radius, -15, 15, 0, 50)
-    scoop = g.strips_between(lambda x: 0.0,
-                             lambda x: 50 - math.sqrt(max(radius**2 - (x - 50) ** 2, 0.0)),
-                             50 - radius, 50, d.curve_steps, -15, 15)
-    return [wall] + scoop
+    outline = [(0.0, 0.0), (50.0, 0.0), (50.0, 50.0), (0.0, 50.0)]
+    cut = g.arc((50.0, 50.0), 35.0, 35.0, math.pi, 1.5 * math.pi, d.cut_edges(35.0, math.pi / 2))
+    return [g.extrude_xz(p, -15, 15) for p in g.cut_by_convex_hole(outline, (50.0, 50.0), cut)]
 
 
 def _l_block(d: Detail) -> list[g.Part]:
@@ -179,11 +186,13 @@ def _hemisphere(d: Detail) -> list[g.Part]:
 
 
 def _ring(d: Detail) -> list[g.Part]:
-    return g.torus_segments(23, 7, max(d.round_segments * 2 // 3, 16), max(d.round_segments // 2, 12))
+    # straight tube pieces: their outer rim strays from the circle by the cut tolerance
+    return g.torus_segments(23, 7, d.cut_edges(30.0, 2 * math.pi), max(d.round_segments // 2, 12))
 
 
 def _washer(d: Detail) -> list[g.Part]:
-    return g.annular_sectors(12.5, 25, 0, 12, max(d.round_segments * 2 // 3, 10))
+    sectors = d.cut_edges(12.5, 2 * math.pi)
+    return g.annular_sectors(12.5, 25, 0, 12, sectors, math.ceil(d.round_segments / sectors))
 
 
 def _egg_cup(d: Detail) -> list[g.Part]:
@@ -193,14 +202,14 @@ def _egg_cup(d: Detail) -> list[g.Part]:
     bowl_radius = lambda z: 20.0 if z >= 30 else 12 + 8 * math.sin((z - 16) / 14 * math.pi / 2)  # noqa: E731
     bottom = g.revolve(g.sampled_profile(bowl_radius, 16, 25, max(d.curve_steps // 3, 3)), n)
     walls = []
-    sectors = max(n * 2 // 3, 16)
+    sectors = d.cut_edges(15.0, 2 * math.pi)
     for k in range(sectors):
         a0, a1 = 2 * math.pi * k / sectors, 2 * math.pi * (k + 1) / sectors
         points = []
         for z in [25.0, 27.5, 30.0, 45.0]:
-            for a in (a0, a1):
-                for r in (15.0, bowl_radius(z)):
-                    points.append((r * math.cos(a), r * math.sin(a), z))
+            points += [(15.0 * math.cos(a), 15.0 * math.sin(a), z) for a in (a0, a1)]
+            points += [(bowl_radius(z) * math.cos(a), bowl_radius(z) * math.sin(a), z)
+                       for a in np.linspace(a0, a1, math.ceil(n / sectors) + 1)]
         walls.append(np.array(points))
     return [foot, stem, bottom] + walls
 
@@ -242,17 +251,11 @@ def _star(d: Detail) -> list[g.Part]:
 def _crescent(d: Detail) -> list[g.Part]:
     # lying flat: 70 across (x), 35 high (y), 15 thick (z); a half disc less a half ellipse
     # that stops 4 mm short of each end, so that the horns are blunt
-    def outer(x: float) -> float:
-        return 35 * math.sqrt(max(1 - (x / 35) ** 2, 0.0))
-
-    def inner(x: float) -> float:
-        return 20 * math.sqrt(max(1 - (x / 31) ** 2, 0.0))
-
-    strips = g.strips_between(inner, outer, -31, 31, d.curve_steps, 0, 15)
-    for x0, x1 in ((-35, -31), (31, 35)):  # the blunt horns: flat underneath
-        strips += g.strips_between(lambda x: 0.0, outer, x0, x1, 1, 0, 15)
-    # strips_between draws in x-z and extrudes along y; turn them to lie flat (z <-> y)
-    return [np.array(part)[:, [0, 2, 1]] for part in strips]
+    outline = g.arc((0.0, 0.0), 35.0, 35.0, 0.0, math.pi, d.round_segments // 2)
+    cut = g.arc((0.0, 0.0), 31.0, 20.0, 0.0, math.pi, d.cut_edges(31.0, math.pi))
+    parts = [g.extrude_xz(p, 0, 15) for p in g.cut_by_convex_hole(outline, (0.0, 0.0), cut)]
+    # drawn in x-z and extruded along y; turn them to lie flat (z <-> y)
+    return [part[:, [0, 2, 1]] for part in parts]
 
 
 def _column(d: Detail) -> list[g.Part]:

@@ -74,20 +74,87 @@ def sampled_profile(radius: Callable[[float], float], z0: float, z1: float,
 
 def sphere_profile(radius: float, z_centre: float, a0: float, a1: float,
                    steps: int) -> list[tuple[float, float]]:
-    """Profile of a sphere between polar angles a0 and a1 (0 = bottom pole, pi = top pole)."""
-    return [(radius * math.sin(a), z_centre - radius * math.cos(a))
-            for a in np.linspace(a0, a1, steps + 1)]
+    """Profile of a sphere between polar angles a0 and a1 (0 = bottom pole, pi = top pole).
+
+    A pole is a small flat disc (the radius of half a step) rather than a point: a faceted dome
+    whose top is one vertex balances a flat piece on a knife edge, which a real dome does not.
+    """
+    half_step = abs(a1 - a0) / steps / 2
+    profile = []
+    for a in np.linspace(a0, a1, steps + 1):
+        ring = radius * math.sin(a)
+        if ring < radius * math.sin(half_step) - 1e-9:  # at a pole
+            ring = radius * math.sin(half_step)
+        profile.append((ring, z_centre - radius * math.cos(a)))
+    return profile
 
 
-def annular_sectors(inner: float, outer: float, z0: float, z1: float,
-                    segments: int) -> list[Part]:
-    """A flat ring cut into wedge-shaped convex sectors (a washer, a cup wall)."""
+def annular_sectors(inner: float, outer: float, z0: float, z1: float, sectors: int,
+                    outer_steps: int = 1) -> list[Part]:
+    """A flat ring cut into wedge-shaped convex sectors (a washer, a cup wall).
+
+    Each sector's inner side is one straight chord (a convex part can hold no more of a hole's
+    edge); its outer side follows the rim in `outer_steps` straight steps.
+    """
     parts = []
-    for k in range(segments):
-        a0, a1 = 2 * math.pi * k / segments, 2 * math.pi * (k + 1) / segments
-        corners = [(r * math.cos(a), r * math.sin(a)) for a in (a0, a1) for r in (inner, outer)]
-        parts.append(extrude_xy(corners, z0, z1))
+    for k in range(sectors):
+        a0, a1 = 2 * math.pi * k / sectors, 2 * math.pi * (k + 1) / sectors
+        rim = [(outer * math.cos(a), outer * math.sin(a)) for a in np.linspace(a0, a1, outer_steps + 1)]
+        hole = [(inner * math.cos(a), inner * math.sin(a)) for a in (a1, a0)]
+        parts.append(extrude_xy(rim + hole, z0, z1))
     return parts
+
+
+Point2 = tuple[float, float]
+
+
+def clip_polygon(polygon: Sequence[Point2], normal: Point2, offset: float) -> list[Point2]:
+    """The part of a convex polygon where normal . p >= offset (Sutherland-Hodgman)."""
+    out: list[Point2] = []
+    count = len(polygon)
+    for k in range(count):
+        a, b = polygon[k], polygon[(k + 1) % count]
+        da = normal[0] * a[0] + normal[1] * a[1] - offset
+        db = normal[0] * b[0] + normal[1] * b[1] - offset
+        if da >= 0:
+            out.append(a)
+        if (da >= 0) != (db >= 0):
+            t = da / (da - db)
+            out.append((a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])))
+    return out
+
+
+def _keep_left_of(polygon: list[Point2], start: Point2, end: Point2) -> list[Point2]:
+    """Clip to the half-plane left of the directed line start -> end."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    return clip_polygon(polygon, (-dy, dx), -dy * start[0] + dx * start[1])
+
+
+def cut_by_convex_hole(outline: Sequence[Point2], centre: Point2,
+                       hole_edge: Sequence[Point2]) -> list[list[Point2]]:
+    """A convex outline less a convex hole, as convex polygons: one per straight edge of the hole.
+
+    `hole_edge` walks the part of the hole's boundary inside the outline counter-clockwise
+    around `centre` (a point of the hole). Part k is what of the outline lies in the wedge from
+    the centre through edge k and beyond that edge: the intersection of convex regions, hence
+    convex. The wedges cover the outline when the first and last rays run along its boundary.
+    """
+    parts = []
+    for a, b in zip(hole_edge[:-1], hole_edge[1:], strict=True):
+        polygon = list(outline)
+        polygon = _keep_left_of(polygon, centre, a)  # counter-clockwise of ray centre -> a
+        polygon = _keep_left_of(polygon, b, centre)  # clockwise of ray centre -> b
+        polygon = _keep_left_of(polygon, b, a)  # beyond the edge, away from the centre
+        if len(polygon) >= 3:
+            parts.append(polygon)
+    return parts
+
+
+def arc(centre: Point2, radius_x: float, radius_y: float, a0: float, a1: float,
+        steps: int) -> list[Point2]:
+    """Points on an ellipse (a circle when the radii are equal) from angle a0 to a1."""
+    return [(centre[0] + radius_x * math.cos(a), centre[1] + radius_y * math.sin(a))
+            for a in np.linspace(a0, a1, steps + 1)]
 
 
 def torus_segments(centre_radius: float, tube_radius: float, segments: int,
