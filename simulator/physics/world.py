@@ -276,8 +276,11 @@ class World:
 
     def overlaps(self, body: int, clearance: float = 1e-4) -> bool:
         """Is the piece closer than `clearance` to any other body (the table included)?"""
-        others = [self.table, self.floor] + [b for b in self.bodies() if b != body]
-        return any(self.client.getClosestPoints(body, other, clearance) for other in others)
+        low, high = self.client.getAABB(body)
+        near = self.client.getOverlappingObjects([v - clearance for v in low],
+                                                 [v + clearance for v in high]) or []
+        others = {other for other, _ in near if other != body}  # the broadphase's candidates
+        return any(self.client.getClosestPoints(body, other, clearance) for other in sorted(others))
 
     def raise_until_clear(self, body: int, resolution: float = 5e-5) -> float:
         """Raise the piece by the least amount (to `resolution`) that clears every body."""
