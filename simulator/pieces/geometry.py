@@ -169,15 +169,3 @@ def torus_segments(centre_radius: float, tube_radius: float, segments: int,
 
     return [np.array(section(2 * math.pi * k / segments) + section(2 * math.pi * (k + 1) / segments))
             for k in range(segments)]
-
-
-def strips_between(lower: Callable[[float], float], upper: Callable[[float], float],
-                   x0: float, x1: float, strips: int, y0: float, y1: float) -> list[Part]:
-    """The region lower(x) <= z <= upper(x), x0 <= x <= x1, cut into vertical strips.
-
-    Each strip is a quadrilateral with two vertical sides, hence convex; it is extruded along y.
-    Used for the curved cuts of the arch, the cove and the crescent.
-    """
-    xs = np.linspace(x0, x1, strips + 1)
-    return [extrude_xz([(a, lower(a)), (b, lower(b)), (b, upper(b)), (a, upper(a))], y0, y1)
-            for a, b in zip(xs[:-1], xs[1:], strict=True)]
