@@ -158,7 +158,7 @@ def _column_of_three_bases(world: World) -> list[int]:
     return [bottom, middle, top]
 
 
-def test_a_tower_at_rest_falls_asleep_and_costs_almost_nothing():
+def test_a_tower_at_rest_falls_asleep_and_stops_moving_at_all():
     with World() as world:
         bodies = _column_of_three_bases(world)
         world.step(round(3.0 / world.settings.time_step))  # past Bullet's 2 s before sleeping

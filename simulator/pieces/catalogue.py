@@ -192,7 +192,8 @@ def _ring(d: Detail) -> list[g.Part]:
 
 def _washer(d: Detail) -> list[g.Part]:
     sectors = d.cut_edges(12.5, 2 * math.pi)
-    return g.annular_sectors(12.5, 25, 0, 12, sectors, math.ceil(d.round_segments / sectors))
+    return g.annular_sectors(12.5, [(0.0, 25.0), (12.0, 25.0)], sectors,
+                             math.ceil(d.round_segments / sectors))
 
 
 def _egg_cup(d: Detail) -> list[g.Part]:
@@ -201,16 +202,9 @@ def _egg_cup(d: Detail) -> list[g.Part]:
     stem = g.frustum(9, 7, 6, 16, n)
     bowl_radius = lambda z: 20.0 if z >= 30 else 12 + 8 * math.sin((z - 16) / 14 * math.pi / 2)  # noqa: E731
     bottom = g.revolve(g.sampled_profile(bowl_radius, 16, 25, max(d.curve_steps // 3, 3)), n)
-    walls = []
     sectors = d.cut_edges(15.0, 2 * math.pi)
-    for k in range(sectors):
-        a0, a1 = 2 * math.pi * k / sectors, 2 * math.pi * (k + 1) / sectors
-        points = []
-        for z in [25.0, 27.5, 30.0, 45.0]:
-            points += [(15.0 * math.cos(a), 15.0 * math.sin(a), z) for a in (a0, a1)]
-            points += [(bowl_radius(z) * math.cos(a), bowl_radius(z) * math.sin(a), z)
-                       for a in np.linspace(a0, a1, math.ceil(n / sectors) + 1)]
-        walls.append(np.array(points))
+    walls = g.annular_sectors(15.0, [(z, bowl_radius(z)) for z in (25.0, 27.5, 30.0, 45.0)],
+                              sectors, math.ceil(n / sectors))
     return [foot, stem, bottom] + walls
 
 

@@ -89,19 +89,23 @@ def sphere_profile(radius: float, z_centre: float, a0: float, a1: float,
     return profile
 
 
-def annular_sectors(inner: float, outer: float, z0: float, z1: float, sectors: int,
+def annular_sectors(inner: float, rim: Sequence[tuple[float, float]], sectors: int,
                     outer_steps: int = 1) -> list[Part]:
-    """A flat ring cut into wedge-shaped convex sectors (a washer, a cup wall).
+    """A ring about the z axis cut into wedge-shaped convex sectors (a washer, a cup wall).
 
-    Each sector's inner side is one straight chord (a convex part can hold no more of a hole's
-    edge); its outer side follows the rim in `outer_steps` straight steps.
+    `rim` lists (z, outer radius) levels from bottom to top; the inner radius is the same at
+    every level. Each sector's inner side is one straight chord (a convex part can hold no more
+    of a hole's edge); its outer side follows the rim in `outer_steps` straight steps.
     """
     parts = []
     for k in range(sectors):
         a0, a1 = 2 * math.pi * k / sectors, 2 * math.pi * (k + 1) / sectors
-        rim = [(outer * math.cos(a), outer * math.sin(a)) for a in np.linspace(a0, a1, outer_steps + 1)]
-        hole = [(inner * math.cos(a), inner * math.sin(a)) for a in (a1, a0)]
-        parts.append(extrude_xy(rim + hole, z0, z1))
+        points = []
+        for z, outer in rim:
+            points += [(inner * math.cos(a), inner * math.sin(a), z) for a in (a0, a1)]
+            points += [(outer * math.cos(a), outer * math.sin(a), z)
+                       for a in np.linspace(a0, a1, outer_steps + 1)]
+        parts.append(np.array(points, float))
     return parts
 
 
