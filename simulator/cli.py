@@ -50,9 +50,20 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--workers", type=int, default=1, help="processes to use")
     selfplay.add_argument("--json", action="store_true")
 
-    stability = sub.add_parser("stability", help="simulate the towers of scene files and judge them")
+    stability = sub.add_parser(
+        "stability", help="simulate the towers of scene files, judge them and check their [expect]",
+        description="Build the towers of scene files piece by piece in PyBullet and say whether, "
+                    "where and how they fall. A scene's [expect] table is checked: exit 1 when "
+                    "any expectation fails, 0 when all hold (docs/SCENES.md).")
     stability.add_argument("scenes", nargs="+", metavar="SCENE", help="TOML scene files")
     stability.add_argument("--json", action="store_true")
+    stability.add_argument("--tremor-mm", type=float, metavar="MM",
+                           help="hand tremor: standard deviation of the release point across the "
+                                "table, mm (overrides the scene's [tremor])")
+    stability.add_argument("--tremor-deg", type=float, metavar="DEG",
+                           help="hand tremor: standard deviation of the release tilt and turn, "
+                                "degrees (overrides the scene's [tremor])")
+    stability.add_argument("--seed", type=int, help="the tremor's seed (overrides the scene's)")
 
     pieces = sub.add_parser("pieces", help="the 54-piece catalogue")
     pieces.add_argument("--json", action="store_true")
@@ -93,23 +104,53 @@ def _cmd_selfplay(args) -> int:
     return 0
 
 
+def _tremor_override(args, scene):
+    from simulator.physics.tremor import Tremor
+
+    for flag, value, high in (("--tremor-mm", args.tremor_mm, 50.0),
+                              ("--tremor-deg", args.tremor_deg, 45.0)):
+        if value is not None and not 0.0 <= value <= high:  # also refuses nan
+            raise UsageError(f"{flag} must be between 0 and {high:g}, not {value}")
+    if args.seed is not None and not 0 <= args.seed < 2**63:
+        raise UsageError(f"--seed must be from 0 to 2^63 - 1, not {args.seed}")
+    if args.tremor_mm is None and args.tremor_deg is None:
+        return scene.tremor
+    return Tremor(scene.tremor.position_mm if args.tremor_mm is None else args.tremor_mm,
+                  scene.tremor.angle_deg if args.tremor_deg is None else args.tremor_deg)
+
+
 def _cmd_stability(args) -> int:
     from simulator.physics.scene import load_scene
-    from simulator.physics.stability import format_reports, run_scene
+    from simulator.physics.stability import check_expectations, format_reports, run_scene
     from simulator.progress import ProgressBar
 
     scenes = [load_scene(path) for path in args.scenes]  # every file checked before any runs
+    tremors = [_tremor_override(args, scene) for scene in scenes]
     progress = ProgressBar("stability")
-    reports = []
-    for index, scene in enumerate(scenes):
+    reports, failures, expecting, failed_scenes = [], [], 0, 0
+    for index, (scene, tremor) in enumerate(zip(scenes, tremors, strict=True)):
         progress(index, len(scenes), scene.name)
-        reports.append(run_scene(scene))
+        report = run_scene(scene, tremor=tremor, seed=args.seed)
+        reports.append(report)
+        for warning in report.warnings:
+            print(f"bandu-sim: warning: {warning}", file=sys.stderr)
+        if scene.expect.expects_anything:
+            expecting += 1
+            problems = check_expectations(scene, report)
+            failed_scenes += bool(problems)
+            failures += [f"{scene.path}: {problem}" for problem in problems]
     progress(len(scenes), len(scenes), "done")
     if args.json:
-        print(json.dumps({"scenes": [r.as_dict() for r in reports]}, indent=1))
+        print(json.dumps({"scenes": [r.as_dict() for r in reports],
+                          "expectations": {"scenes_checked": expecting, "failed": failures}},
+                         indent=1))
     else:
         print(format_reports(reports))
-    return 0
+        if expecting:
+            print(f"expectations: {expecting - failed_scenes} of {expecting} scenes as expected")
+    for failure in failures:
+        print(f"bandu-sim: expectation failed: {failure}", file=sys.stderr)
+    return 1 if failures else 0
 
 
 def _cmd_pieces(args) -> int:

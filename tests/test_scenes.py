@@ -80,7 +80,7 @@ def test_stability_json_shape(tmp_path):
     assert standing["stood"] is True and standing["fell_at"] is None
     assert [p["id"] for p in standing["pieces"]] == ["base", "ashlar-large", "cube-small"]
     assert standing["height_mm"] == pytest.approx(25 + 40 + 25, abs=1.5)
-    assert set(standing["pieces"][0]) == {"id", "position_mm", "touches_table"}
+    assert set(standing["pieces"][0]) == {"id", "position_mm", "touches_table", "moved_mm", "tilt_deg"}
     assert standing["pieces"][0]["touches_table"] is True
     assert fallen["stood"] is False and fallen["fell_at"] == 0
     assert fallen["pieces"][0]["id"] == "base#2" and fallen["pieces"][1]["touches_table"] is True

@@ -9,6 +9,8 @@ Default placement policy (scenes' `order` form, documented in docs/PHYSICS.md): 
 on its most stable face (largest tipping angle; ties: lower centre of mass, then the face found
 first), its centre of mass on the tower's vertical axis, its lowest point 0.5 mm above the
 tower's highest point, then raised further if it would overlap anything.
+
+The hand's tremor (tremor.py) shakes the release point and orientation before the release.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from functools import cache
 import numpy as np
 from scipy.spatial import ConvexHull
 
+from simulator.physics.tremor import NO_TREMOR, Tremor
 from simulator.physics.world import Quat, World, support_points
 
 RELEASE_GAP_M = 0.0005
@@ -103,11 +106,15 @@ def _release(world: World, piece_id: str, xy: tuple[float, float], orientation: 
 
 
 def place_on_top(world: World, piece_id: str, axis_xy: tuple[float, float],
-                 tower_bodies: list[int], orientation: Quat | None = None) -> int:
-    """The default policy: centred on the axis, most stable face down, just above the top."""
+                 tower_bodies: list[int], orientation: Quat | None = None,
+                 tremor: Tremor = NO_TREMOR, rng: np.random.Generator | None = None) -> int:
+    """The default policy: centred on the axis, most stable face down, just above the top;
+    then shaken by the hand's tremor (needs `rng` when the tremor is not zero)."""
     top = max((world.lowest_and_highest(b)[1] for b in tower_bodies), default=0.0)
-    return _release(world, piece_id, axis_xy, orientation or most_stable_orientation(piece_id),
-                    top, RELEASE_GAP_M)
+    xy, orientation = axis_xy, orientation or most_stable_orientation(piece_id)
+    if tremor:
+        xy, orientation = tremor.shake(xy, orientation, rng)
+    return _release(world, piece_id, xy, orientation, top, RELEASE_GAP_M)
 
 
 def place_on_table(world: World, piece_id: str, xy: tuple[float, float],

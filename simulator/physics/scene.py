@@ -6,17 +6,24 @@ Format (DESIGN.md, with the additions marked +):
     settle_seconds = 3.0          # optional, per placement, 0.1 .. 60
     allow_duplicates = false      # optional: more copies of a piece than the set holds
     slope_deg = 0.0               # + optional: the table tilted about its y axis, -45 .. 45
+    seed = 0                      # + optional: the hand's tremor draws from it
+    [tremor]                      # + optional: release noise, standard deviations
+    position_mm = 0.0             #   across the table, along x and along y, 0 .. 50
+    angle_deg = 0.0               #   tilt (random direction) and turn, 0 .. 45
     [[towers]]
     foundation = "base"           # optional, default "base"
     position_mm = [0, 0]          # optional; default: towers 250 mm apart along x
-    order = ["ashlar-large", ...] # or [[towers.placements]] piece, position_mm, rotation_deg
+    order = ["ashlar-large", ...] # or [[towers.placements]] piece, position_mm, rotation_deg,
+                                  #   drop (+ true: released in the air on purpose, no warning)
     [expect]                      # + optional, for validation scenes: what must happen
     stood = [true, ...]           #   per tower
     fell_at = [null, ...]         #   per tower (use -1 for "did not fall" in TOML)
+    disturbed = [false, ...]      #   per tower
     [[expect.pieces]]             #   a piece's final centre: within or beyond a distance
     tower = 0; index = 1; position_mm = [0, 0, 10]; within_mm = 5   (or beyond_mm = 20)
 
 Every mistake is a SceneError whose one-line message names the file, the key and the reason.
+The whole format, with its units and conventions, is in docs/SCENES.md.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from simulator.core.errors import SceneError
+from simulator.physics.tremor import NO_TREMOR, Tremor
 from simulator.pieces.catalogue import BY_ID
 
 DEFAULT_SETTLE_SECONDS = 3.0
@@ -41,6 +49,7 @@ class Placement:
     piece: str
     position_mm: tuple[float, float, float] | None = None  # None: the default policy decides
     rotation_deg: tuple[float, float, float] | None = None
+    drop: bool = False  # released in the air on purpose: no warning about the height
 
 
 @dataclass(frozen=True)
@@ -63,7 +72,13 @@ class PieceExpectation:
 class Expectation:
     stood: tuple[bool, ...] | None = None
     fell_at: tuple[int | None, ...] | None = None
+    disturbed: tuple[bool, ...] | None = None
     pieces: tuple[PieceExpectation, ...] = ()
+
+    @property
+    def expects_anything(self) -> bool:
+        return (self.stood is not None or self.fell_at is not None or self.disturbed is not None
+                or bool(self.pieces))
 
 
 @dataclass(frozen=True)
@@ -75,6 +90,8 @@ class Scene:
     slope_deg: float = 0.0
     allow_duplicates: bool = False
     expect: Expectation = field(default_factory=Expectation)
+    tremor: Tremor = NO_TREMOR
+    seed: int = 0
 
 
 class _Reader:
@@ -162,14 +179,15 @@ def _tower(path: str, table: dict, index: int, default_x: float) -> TowerSpec:
         placements = [Placement(r.piece(f"order[{i}]", v)) for i, v in enumerate(order)]
     for i, entry in enumerate(r.tables("placements")):
         p = _Reader(path, entry, f"towers[{index}].placements[{i}]")
-        p.check_keys({"piece", "position_mm", "rotation_deg"})
+        p.check_keys({"piece", "position_mm", "rotation_deg", "drop"})
         if "piece" not in entry:
             raise p.fail("piece", "missing")
         if "position_mm" not in entry:
             raise p.fail("position_mm", "missing")
         placements.append(Placement(p.piece("piece", entry["piece"]),
                                     p.vector("position_mm", 3, -2000, 2000),
-                                    p.vector("rotation_deg", 3, -360, 360) or (0.0, 0.0, 0.0)))
+                                    p.vector("rotation_deg", 3, -360, 360) or (0.0, 0.0, 0.0),
+                                    p.boolean("drop", False)))
     return TowerSpec(foundation, position, tuple(placements))
 
 
@@ -177,11 +195,12 @@ def _expectation(path: str, table: Any, towers: int) -> Expectation:
     if not isinstance(table, dict):
         raise SceneError(f"{path}: expect: expected a table")
     r = _Reader(path, table, "expect")
-    r.check_keys({"stood", "fell_at", "pieces"})
-    stood = r.get("stood")
-    if stood is not None and (not isinstance(stood, list) or len(stood) != towers
-                              or not all(isinstance(v, bool) for v in stood)):
-        raise r.fail("stood", f"expected {towers} true/false values, one per tower")
+    r.check_keys({"stood", "fell_at", "disturbed", "pieces"})
+    stood, disturbed = r.get("stood"), r.get("disturbed")
+    for key, value in (("stood", stood), ("disturbed", disturbed)):
+        if value is not None and (not isinstance(value, list) or len(value) != towers
+                                  or not all(isinstance(v, bool) for v in value)):
+            raise r.fail(key, f"expected {towers} true/false values, one per tower")
     fell_at = r.get("fell_at")
     if fell_at is not None:
         if (not isinstance(fell_at, list) or len(fell_at) != towers
@@ -200,7 +219,16 @@ def _expectation(path: str, table: Any, towers: int) -> Expectation:
         pieces.append(PieceExpectation(tower, index, position, p.number("within_mm", None, 0, 5000),
                                        p.number("beyond_mm", None, 0, 5000)))
     return Expectation(tuple(stood) if stood is not None else None,
-                       tuple(fell_at) if fell_at is not None else None, tuple(pieces))
+                       tuple(fell_at) if fell_at is not None else None,
+                       tuple(disturbed) if disturbed is not None else None, tuple(pieces))
+
+
+def _tremor(path: str, table: Any) -> Tremor:
+    if not isinstance(table, dict):
+        raise SceneError(f"{path}: tremor: expected a table")
+    r = _Reader(path, table, "tremor")
+    r.check_keys({"position_mm", "angle_deg"})
+    return Tremor(r.number("position_mm", 0.0, 0.0, 50.0), r.number("angle_deg", 0.0, 0.0, 45.0))
 
 
 def parse_scene(text: str, path: str = "<scene>") -> Scene:
@@ -209,11 +237,16 @@ def parse_scene(text: str, path: str = "<scene>") -> Scene:
     except tomllib.TOMLDecodeError as error:
         raise SceneError(f"{path}: not valid TOML: {error}") from None
     r = _Reader(path, data, "")
-    r.check_keys({"name", "settle_seconds", "allow_duplicates", "slope_deg", "towers", "expect"})
+    r.check_keys({"name", "settle_seconds", "allow_duplicates", "slope_deg", "seed", "tremor",
+                  "towers", "expect"})
     name = r.string("name", Path(path).stem)
     settle = r.number("settle_seconds", DEFAULT_SETTLE_SECONDS, 0.1, 60.0)
     slope = r.number("slope_deg", 0.0, -45.0, 45.0)
     allow_duplicates = r.boolean("allow_duplicates", False)
+    seed = data.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise r.fail("seed", f"expected a whole number from 0 to 2^63 - 1, got {seed!r}")
+    tremor = _tremor(path, data["tremor"]) if "tremor" in data else NO_TREMOR
     tower_tables = r.tables("towers")
     if not tower_tables:
         raise r.fail("towers", "a scene needs at least one [[towers]] table")
@@ -227,7 +260,7 @@ def parse_scene(text: str, path: str = "<scene>") -> Scene:
                 raise r.fail("towers", f"piece {piece!r} used {count} times but the set has "
                                        f"{BY_ID[piece].count} (set allow_duplicates = true)")
     expect = _expectation(path, data["expect"], len(towers)) if "expect" in data else Expectation()
-    return Scene(name, path, towers, settle, slope, allow_duplicates, expect)
+    return Scene(name, path, towers, settle, slope, allow_duplicates, expect, tremor, seed)
 
 
 def load_scene(path: str | Path) -> Scene:

@@ -5,6 +5,12 @@ Building stops at the first fall (settling stops the moment the verdict is certa
 poses reported for a fallen tower are those at that moment. Towers are built one after the
 other on one table; a tower knocked over later by a neighbour is reported as fallen at its
 last placement.
+
+Beside the verdict, every piece reports how far its centre of mass moved (`moved_mm`) and how
+far it tilted (`tilt_deg`) since its release, and a tower that stood is `disturbed` when a
+piece moved more than DISTURBED_MM or tilted more than DISTURBED_DEG. An explicit placement
+that had to be raised more than WARN_MM out of another body, or is released more than WARN_MM
+above what it lands on, gets a warning.
 """
 
 from __future__ import annotations
@@ -13,9 +19,16 @@ import math
 import time
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from simulator.physics.placement import place_on_table, place_on_top
 from simulator.physics.scene import Placement, Scene, TowerSpec
-from simulator.physics.world import PhysicsSettings, World, pybullet
+from simulator.physics.tremor import NO_TREMOR, Tremor
+from simulator.physics.world import PhysicsSettings, Quat, Vec3, World, pybullet
+
+DISTURBED_MM = 5.0
+DISTURBED_DEG = 10.0
+WARN_MM = 3.0
 
 
 @dataclass
@@ -23,10 +36,17 @@ class PieceReport:
     id: str
     position_mm: tuple[float, float, float]
     touches_table: bool
+    moved_mm: float = 0.0  # its centre of mass, since its release
+    tilt_deg: float = 0.0  # its vertical axis against the one it was released with
+
+    @property
+    def disturbed(self) -> bool:
+        return self.moved_mm > DISTURBED_MM or self.tilt_deg > DISTURBED_DEG
 
     def as_dict(self) -> dict:
         return {"id": self.id, "position_mm": [round(v, 2) for v in self.position_mm],
-                "touches_table": self.touches_table}
+                "touches_table": self.touches_table, "moved_mm": round(self.moved_mm, 2),
+                "tilt_deg": round(self.tilt_deg, 2)}
 
 
 @dataclass
@@ -35,10 +55,17 @@ class TowerReport:
     fell_at: int | None
     height_mm: float
     pieces: list[PieceReport] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def disturbed(self) -> bool:
+        """Stood, but a piece moved more than DISTURBED_MM or tilted more than DISTURBED_DEG."""
+        return self.stood and any(p.disturbed for p in self.pieces)
 
     def as_dict(self) -> dict:
-        return {"stood": self.stood, "fell_at": self.fell_at, "height_mm": round(self.height_mm, 2),
-                "pieces": [p.as_dict() for p in self.pieces]}
+        return {"stood": self.stood, "fell_at": self.fell_at, "disturbed": self.disturbed,
+                "height_mm": round(self.height_mm, 2),
+                "pieces": [p.as_dict() for p in self.pieces], "warnings": self.warnings}
 
 
 @dataclass
@@ -48,11 +75,19 @@ class SceneReport:
     towers: list[TowerReport]
     simulated_seconds: float
     wall_seconds: float
+    tremor: Tremor = NO_TREMOR
+    seed: int = 0
 
     def as_dict(self) -> dict:
         return {"name": self.name, "path": self.path, "towers": [t.as_dict() for t in self.towers],
+                "tremor": {"position_mm": self.tremor.position_mm,
+                           "angle_deg": self.tremor.angle_deg, "seed": self.seed},
                 "simulated_seconds": round(self.simulated_seconds, 3),
                 "wall_seconds": round(self.wall_seconds, 3)}
+
+    @property
+    def warnings(self) -> list[str]:
+        return [w for tower in self.towers for w in tower.warnings]
 
 
 class PieceIds:
@@ -73,6 +108,10 @@ class Tower:
     bodies: list[int]
     ids: list[str]
     fell_at: int | None = None
+    released: list[tuple[Vec3, Quat]] = field(default_factory=list)  # per body, at release
+    warnings: list[str] = field(default_factory=list)
+    index: int = 0  # in its scene
+    path: str = ""  # of its scene, for warnings
 
     @property
     def axis(self) -> tuple[float, float]:
@@ -82,52 +121,105 @@ class Tower:
         return any(world.touches_ground(b) for b in self.bodies[1:])
 
 
-def _place(world: World, tower: Tower, placement: Placement) -> int:
-    if placement.position_mm is None:
-        return place_on_top(world, placement.piece, tower.axis, tower.bodies)
+def _place_explicitly(world: World, tower: Tower, placement: Placement, tremor: Tremor,
+                      rng: np.random.Generator | None) -> int:
+    """Release a piece at the placement's pose (shaken by the tremor), raised just clear of
+    anything it would overlap; warn when it starts inside another body or in the air."""
     x, y, z = (v / 1000.0 for v in placement.position_mm)
     orientation = pybullet.getQuaternionFromEuler([math.radians(a) for a in placement.rotation_deg])
-    return world.add_piece(placement.piece, (tower.axis[0] + x, tower.axis[1] + y, z), orientation)
+    xy = (tower.axis[0] + x, tower.axis[1] + y)
+    if tremor:
+        xy, orientation = tremor.shake(xy, orientation, rng)
+    body = world.add_piece(placement.piece, (*xy, z), orientation, clear_overlap=False)
+    where = (f"{tower.path}: towers[{tower.index}].placements[{len(tower.bodies) - 1}] "
+             f"({placement.piece})")
+    raised = world.raise_until_clear(body) * 1000.0
+    if raised > WARN_MM:
+        tower.warnings.append(f"{where}: starts {raised:.1f} mm inside another body; "
+                              f"released {raised:.1f} mm higher")
+    elif not placement.drop and (drop := world.drop_height(body) * 1000.0) > WARN_MM:
+        tower.warnings.append(f"{where}: released {drop:.1f} mm above what it lands on "
+                              f"(write drop = true if meant)")
+    return body
 
 
 def place_and_settle(world: World, tower: Tower, placement: Placement, piece_id: str,
-                     settle_seconds: float) -> bool:
+                     settle_seconds: float, tremor: Tremor = NO_TREMOR,
+                     rng: np.random.Generator | None = None) -> bool:
     """Add one placement to the tower and settle it; True when the tower has fallen."""
-    tower.bodies.append(_place(world, tower, placement))
+    if placement.position_mm is None:
+        body = place_on_top(world, placement.piece, tower.axis, tower.bodies, tremor=tremor, rng=rng)
+    else:
+        body = _place_explicitly(world, tower, placement, tremor, rng)
+    tower.bodies.append(body)
     tower.ids.append(piece_id)
+    tower.released.append(world.pose(body))
     world.settle(settle_seconds, stop_when=lambda: tower.fallen(world), watch=tower.bodies)
     return tower.fallen(world)
 
 
-def build_tower(world: World, spec: TowerSpec, settle_seconds: float, ids: PieceIds) -> Tower:
-    tower = Tower(spec, [], [ids(spec.foundation)])
+def tremor_rng(seed: int, tower: int) -> np.random.Generator:
+    """The tremor's random numbers for one tower of a scene: the same seed gives the same
+    hand, whichever order or process the towers are built in."""
+    return np.random.default_rng([seed, tower])
+
+
+def build_tower(world: World, spec: TowerSpec, settle_seconds: float, ids: PieceIds,
+                tremor: Tremor = NO_TREMOR, rng: np.random.Generator | None = None,
+                index: int = 0, path: str = "") -> Tower:
+    tower = Tower(spec, [], [ids(spec.foundation)], index=index, path=path)
     tower.bodies.append(place_on_table(world, spec.foundation, tower.axis))
+    tower.released.append(world.pose(tower.bodies[0]))
     world.settle(settle_seconds, watch=tower.bodies)
-    for index, placement in enumerate(spec.placements):
-        if place_and_settle(world, tower, placement, ids(placement.piece), settle_seconds):
-            tower.fell_at = index
+    for number, placement in enumerate(spec.placements):
+        if place_and_settle(world, tower, placement, ids(placement.piece), settle_seconds,
+                            tremor, rng):
+            tower.fell_at = number
             break
     return tower
 
 
-def run_scene(scene: Scene, settings: PhysicsSettings | None = None) -> SceneReport:
+def _tilt_deg(before: Quat, after: Quat) -> float:
+    """The angle between a piece's vertical axis at its release and now."""
+    up_before = np.array(pybullet.getMatrixFromQuaternion(before)).reshape(3, 3)[:, 2]
+    up_after = np.array(pybullet.getMatrixFromQuaternion(after)).reshape(3, 3)[:, 2]
+    return math.degrees(math.acos(max(-1.0, min(1.0, float(up_before @ up_after)))))
+
+
+def _report(world: World, tower: Tower) -> TowerReport:
+    if tower.fell_at is None and tower.fallen(world):
+        tower.fell_at = len(tower.spec.placements) - 1
+    pieces = []
+    for body, piece_id, (position0, orientation0) in zip(tower.bodies, tower.ids, tower.released,
+                                                         strict=True):
+        position, orientation = world.pose(body)
+        pieces.append(PieceReport(piece_id, tuple(v * 1000.0 for v in position),
+                                  world.touches_ground(body),
+                                  math.dist(position, position0) * 1000.0,
+                                  _tilt_deg(orientation0, orientation)))
+    height = max(world.lowest_and_highest(b)[1] for b in tower.bodies) * 1000.0
+    return TowerReport(tower.fell_at is None, tower.fell_at, height, pieces, tower.warnings)
+
+
+def run_scene(scene: Scene, settings: PhysicsSettings | None = None,
+              tremor: Tremor | None = None, seed: int | None = None) -> SceneReport:
+    """Build and judge a scene; `tremor` and `seed` override the scene's own."""
+    tremor = scene.tremor if tremor is None else tremor
+    seed = scene.seed if seed is None else seed
     start = time.perf_counter()
     ids = PieceIds()
     with World(settings, slope_deg=scene.slope_deg) as world:
-        towers = [build_tower(world, spec, scene.settle_seconds, ids) for spec in scene.towers]
-        reports = []
-        for tower in towers:
-            if tower.fell_at is None and tower.fallen(world):
-                tower.fell_at = len(tower.spec.placements) - 1
-            pieces = []
-            for body, piece_id in zip(tower.bodies, tower.ids, strict=True):
-                position = world.pose(body)[0]
-                pieces.append(PieceReport(piece_id, tuple(v * 1000.0 for v in position),
-                                          world.touches_ground(body)))
-            height = max(world.lowest_and_highest(b)[1] for b in tower.bodies) * 1000.0
-            reports.append(TowerReport(tower.fell_at is None, tower.fell_at, height, pieces))
+        towers = [build_tower(world, spec, scene.settle_seconds, ids, tremor, tremor_rng(seed, i),
+                              i, scene.path)
+                  for i, spec in enumerate(scene.towers)]
+        reports = [_report(world, tower) for tower in towers]
         simulated = world.seconds
-    return SceneReport(scene.name, scene.path, reports, simulated, time.perf_counter() - start)
+    return SceneReport(scene.name, scene.path, reports, simulated, time.perf_counter() - start,
+                       tremor, seed)
+
+
+def _fell(fell_at: int | None) -> str:
+    return "-1 (did not fall)" if fell_at is None else str(fell_at)
 
 
 def check_expectations(scene: Scene, report: SceneReport) -> list[str]:
@@ -138,8 +230,13 @@ def check_expectations(scene: Scene, report: SceneReport) -> list[str]:
         if expect.stood is not None and tower.stood != expect.stood[index]:
             problems.append(f"tower {index}: stood is {tower.stood}, expected {expect.stood[index]}")
         if expect.fell_at is not None and tower.fell_at != expect.fell_at[index]:
-            problems.append(f"tower {index}: fell_at is {tower.fell_at}, "
-                            f"expected {expect.fell_at[index]}")
+            problems.append(f"tower {index}: fell_at is {_fell(tower.fell_at)}, "
+                            f"expected {_fell(expect.fell_at[index])}")
+        if expect.disturbed is not None and tower.disturbed != expect.disturbed[index]:
+            moved = ", ".join(f"{p.id} {p.moved_mm:.1f} mm / {p.tilt_deg:.1f} deg"
+                              for p in tower.pieces if p.disturbed) or "nothing moved"
+            problems.append(f"tower {index}: disturbed is {tower.disturbed}, expected "
+                            f"{expect.disturbed[index]} ({moved})")
     for piece in expect.pieces:
         pieces = report.towers[piece.tower].pieces
         if piece.index >= len(pieces):
@@ -165,10 +262,17 @@ def format_reports(reports: list[SceneReport]) -> str:
                      f"in {scene.wall_seconds:.2f} s)")
         lines.append(f"  {'tower':>5}  {'verdict':<22} {'height mm':>9}  pieces")
         for index, tower in enumerate(scene.towers):
-            verdict = "stood" if tower.stood else f"fell after placement {tower.fell_at}"
+            if tower.stood:
+                verdict = "stood, disturbed" if tower.disturbed else "stood"
+            else:
+                verdict = f"fell after placement {tower.fell_at}"
             down = [p.id for p in tower.pieces[1:] if p.touches_table]
             names = " ".join(p.id for p in tower.pieces)
             lines.append(f"  {index:>5}  {verdict:<22} {tower.height_mm:>9.1f}  {names}")
             if down:
                 lines.append(f"  {'':>5}  on the table: {', '.join(down)}")
+            moved = [f"{p.id} {p.moved_mm:.1f} mm / {p.tilt_deg:.0f} deg"
+                     for p in tower.pieces if p.disturbed]
+            if moved:
+                lines.append(f"  {'':>5}  moved since release: {', '.join(moved)}")
     return "\n".join(lines)

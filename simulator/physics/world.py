@@ -40,12 +40,15 @@ class PhysicsSettings:
     warm_starting: float | None = 0.95  # share of the last step's impulses the solver starts
     # from; None leaves PyBullet's own 0.1 (Bullet's library default is 0.85)
     restitution: float = BEECH.restitution
-    rolling_friction: float = 0.001  # metres of lever arm (Bullet's rolling resistance)
-    spinning_friction: float = 0.001
+    # round pieces only: the lever arm of rolling resistance and of spinning (torsional)
+    # friction against beech, metres (docs/PHYSICS.md, "Rolling and spinning")
+    rolling_friction: float = 2e-5
+    spinning_friction: float = 4e-5
     material_friction: bool = True  # False: every body at PyBullet's default 0.5
     exact_boxes: bool = True  # cuboids as Bullet boxes rather than hulls
     maximal_coordinates: bool = True  # plain rigid bodies, not one-link multibodies
-    friction_anchor: bool = True  # Bullet's friction drift correction
+    friction_anchor: bool = True  # Bullet's friction drift correction, on pieces that do not
+    # roll (an anchored contact point stays put while a rolling contact moves: see PHYSICS.md)
     contact_breaking_threshold: float | None = 0.005  # metres; PyBullet default 0.02
     check_every: int = 4  # steps between rest and verdict checks
     rest_linear: float = 0.004  # m/s
@@ -78,6 +81,8 @@ class _Body:
     piece_id: str
     body: int
     inertial_orientation: Quat  # principal axes in the piece frame
+    rolls: bool  # has a curved surface (rolling and spinning friction)
+    anchored: bool  # carries Bullet's friction-anchor flag now
     removed_pose: tuple[Vec3, Quat] | None = None
 
 
@@ -130,6 +135,7 @@ class World:
         tilt = math.radians(slope_deg)
         self.client.setGravity(GRAVITY * math.sin(tilt), 0, -GRAVITY * math.cos(tilt))
         self.seconds = 0.0
+        self._steps = 0
         self._shapes: dict[str, int] = {}
         self._bodies: dict[int, _Body] = {}
         table_shape = self.client.createCollisionShape(pybullet.GEOM_BOX,
@@ -159,6 +165,12 @@ class World:
 
     def _friction(self, coefficient: float) -> float:
         return math.sqrt(coefficient) if self.settings.material_friction else 0.5
+
+    def _lever_arm(self, against_beech: float) -> float:
+        """A round body's rolling or spinning value. Bullet combines a pair as
+        r_a * f_b + r_b * f_a (f: the bodies' friction values); flat pieces and the table have
+        r = 0, so this makes a round piece's lever arm on beech exactly `against_beech`."""
+        return against_beech / self._friction(BEECH.friction)
 
     def _shape(self, piece_id: str) -> int:
         asset = load_piece(piece_id)
@@ -192,17 +204,18 @@ class World:
                                            useMaximalCoordinates=self.settings.maximal_coordinates)
         s = self.settings
         self._give_mass(body, piece_id)
+        rolls = asset.spec.rolls
         self.client.changeDynamics(body, -1,
                                    lateralFriction=self._friction(asset.spec.material.friction),
                                    restitution=s.restitution,
-                                   rollingFriction=s.rolling_friction if asset.spec.rolls else 0.0,
-                                   spinningFriction=s.spinning_friction if asset.spec.rolls else 0.0,
+                                   rollingFriction=self._lever_arm(s.rolling_friction) if rolls else 0.0,
+                                   spinningFriction=self._lever_arm(s.spinning_friction) if rolls else 0.0,
                                    frictionAnchor=int(s.friction_anchor))
         if s.sleeping:
             # one threshold for both: rest_linear in m/s and (stricter than rest_angular) rad/s
             self.client.changeDynamics(body, -1, sleepThreshold=s.rest_linear,
                                        activationState=pybullet.ACTIVATION_STATE_ENABLE_SLEEPING)
-        self._bodies[body] = _Body(piece_id, body, inertial)
+        self._bodies[body] = _Body(piece_id, body, inertial, rolls, s.friction_anchor)
         if clear_overlap:
             self.raise_until_clear(body)
         return body
@@ -305,6 +318,29 @@ class World:
         self.set_pose(body, (position[0], position[1], position[2] + high), orientation)
         return high
 
+    def drop_height(self, body: int, step: float = 5e-4, resolution: float = 5e-5) -> float:
+        """How far the piece would fall straight down before it first touches anything (metres;
+        0 when it touches already). Found by lowering it in `step`s, then in doubling steps,
+        then by bisection; the piece is left where it was."""
+        position, orientation = self.pose(body)
+
+        def lowered(drop: float) -> bool:  # would it touch something `drop` lower?
+            self._put(body, (position[0], position[1], position[2] - drop), orientation)
+            return self.overlaps(body, clearance=0.0)
+
+        try:
+            clear, drop = 0.0, step
+            while not lowered(drop):
+                clear, drop = drop, drop + step if drop < 8 * step else drop * 2
+                if position[2] - drop < FLOOR_Z - 1.0:
+                    return clear
+            while drop - clear > resolution:
+                middle = (clear + drop) / 2
+                clear, drop = (clear, middle) if lowered(middle) else (middle, drop)
+            return clear
+        finally:
+            self._put(body, position, orientation)
+
     def touches_ground(self, body: int, tolerance: float = 5e-4) -> bool:
         """Does the piece touch the table or the floor (within `tolerance` metres)?"""
         return any(self.client.getClosestPoints(body, ground, tolerance)
@@ -315,7 +351,39 @@ class World:
     def step(self, steps: int = 1) -> None:
         for _ in range(steps):
             self.client.stepSimulation()
+            self._steps += 1
+            if self._steps % self.settings.check_every == 0:
+                self._anchor_resting_contacts_only()
         self.seconds += steps * self.settings.time_step
+
+    def _anchor_resting_contacts_only(self) -> None:
+        """Keep Bullet's friction anchor off every rolling contact.
+
+        An anchored contact point stays where it was made while friction holds: right for a
+        block resting on a block (without it, columns creep and fall), wrong where a round
+        piece rolls, because the true contact point moves (a ball on a 0.5 degree slope then
+        rolls 40 % too fast). Bullet anchors a contact when either body carries the flag, so a
+        round piece touching anything by 1 or 2 points (a ball, a cylinder on its side: a
+        rolling contact) loses the flag, and so does what it touches; a round piece standing
+        on a flat face (3 or more points everywhere) keeps it."""
+        if not self.settings.friction_anchor:
+            return
+        unanchored: set[int] = set()
+        for body, info in self._bodies.items():
+            if not info.rolls or info.removed_pose is not None:
+                continue
+            points: dict[int, int] = {}
+            for contact in self.client.getContactPoints(bodyA=body) or ():
+                points[contact[2]] = points.get(contact[2], 0) + 1
+            rolling_on = [other for other, count in points.items() if count <= 2]
+            if rolling_on:
+                unanchored.add(body)
+                unanchored.update(rolling_on)
+        for body, info in self._bodies.items():
+            anchored = body not in unanchored
+            if anchored != info.anchored:
+                info.anchored = anchored
+                self.client.changeDynamics(body, -1, frictionAnchor=int(anchored))
 
     def at_rest(self, bodies: list[int] | None = None) -> bool:
         """Are these pieces (default: all) slower than the rest thresholds?"""

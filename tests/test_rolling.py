@@ -1,0 +1,106 @@
+"""Round and pointed pieces: they roll where wood rolls and balance only where something holds
+them (docs/PHYSICS.md, "Rolling and spinning")."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from simulator.physics.placement import place_on_table
+from simulator.physics.world import GRAVITY, PhysicsSettings, World
+from simulator.pieces.meshes import load_piece
+
+BALL_RADIUS = load_piece("ball").spec.sphere_radius_mm / 1000.0
+# the chosen lever arm over the ball's radius: the tangent of the steepest slope it rests on
+ONSET_DEG = math.degrees(math.atan(PhysicsSettings.chosen().rolling_friction / BALL_RADIUS))
+
+
+def _ball_on_slope(slope_deg: float, seconds: float) -> float:
+    """How far (metres, across the table) a ball released at rest on the tilted table rolls."""
+    with World(slope_deg=slope_deg) as world:
+        ball = place_on_table(world, "ball", (0, 0))  # released 0.1 mm above the table
+        start = world.pose(ball)[0]
+        world.step(round(seconds / world.settings.time_step))
+        return math.dist(start[:2], world.pose(ball)[0][:2])  # the table's plane
+
+
+def test_the_onset_angle_is_that_of_the_published_figure():
+    """mu_r = b / r = 0.02 mm / 20 mm = 0.001 (docs/PHYSICS.md): about 0.06 degrees."""
+    assert 0.04 < ONSET_DEG < 0.08
+
+
+@pytest.mark.parametrize("factor", [0.5, 0.8])
+def test_a_ball_stays_on_a_table_tilted_less_than_the_onset_angle(factor):
+    assert _ball_on_slope(ONSET_DEG * factor, 2.0) < 1e-4
+
+
+def test_a_ball_rolls_on_a_table_tilted_three_times_the_onset_angle():
+    """Rolling, but slower than without resistance (near the onset the difference of two small
+    numbers; Bullet's dynamic resistance there is about 80 % of the static one)."""
+    theta = math.radians(ONSET_DEG * 3)
+    frictionless = 0.5 * 5 / 7 * GRAVITY * math.sin(theta)
+    assert 0.3 * frictionless < _ball_on_slope(ONSET_DEG * 3, 1.0) < frictionless
+
+
+@pytest.mark.parametrize("slope_deg", [0.5, 1.0, 2.0])
+def test_a_ball_rolls_down_a_table_tilted_more_than_that_as_theory_says(slope_deg):
+    """A solid sphere rolling without slipping against a lever arm b accelerates at
+    a = 5/7 g (sin t - b/r cos t); after t seconds it has rolled a t^2 / 2."""
+    seconds = 1.0
+    theta = math.radians(slope_deg)
+    tan_onset = math.tan(math.radians(ONSET_DEG))
+    expected = 0.5 * 5 / 7 * GRAVITY * (math.sin(theta) - tan_onset * math.cos(theta)) * seconds ** 2
+    rolled = _ball_on_slope(slope_deg, seconds)
+    assert rolled == pytest.approx(expected, rel=0.06), f"{rolled * 1000:.2f} mm, theory {expected * 1000:.2f}"
+
+
+def test_a_ball_rolls_across_a_block_as_it_rolls_on_the_table():
+    """Bullet's friction anchor would pin the contact point and speed the ball up by 40 %; a
+    rolling contact carries no anchor (World._anchor_resting_contacts_only)."""
+    theta = math.radians(1.0)
+    with World(slope_deg=1.0) as world:
+        place_on_table(world, "plank-long", (0, 0))
+        ball = world.add_piece("ball", (-0.04, 0, 0.0301))
+        start = world.pose(ball)[0]
+        world.step(round(0.3 / world.settings.time_step))
+        rolled = math.dist(start, world.pose(ball)[0])
+    tan_onset = math.tan(math.radians(ONSET_DEG))
+    expected = 0.5 * 5 / 7 * GRAVITY * (math.sin(theta) - tan_onset * math.cos(theta)) * 0.3 ** 2
+    assert rolled == pytest.approx(expected, rel=0.1)
+
+
+def _rest_on(support: str, piece: str, offset_mm: float, seconds: float = 3.0) -> bool:
+    """Release `piece` flat side down, `offset_mm` off the support's top centre; True when it
+    stays up (touches neither the table nor the floor after `seconds`)."""
+    with World() as world:
+        below = place_on_table(world, support, (0, 0))
+        top = world.lowest_and_highest(below)[1]
+        body = world.add_piece(piece, (offset_mm / 1000.0, 0, 0.5), clear_overlap=False)
+        lowest = world.lowest_and_highest(body)[0]
+        world.set_pose(body, (offset_mm / 1000.0, 0, 0.5 - lowest + top + 1e-4), (0, 0, 0, 1))
+        world.raise_until_clear(body)
+        world.step(round(seconds / world.settings.time_step))
+        return not world.touches_ground(body)
+
+
+@pytest.mark.parametrize("support, piece", [("ball", "plank-short"), ("ball", "slab-square"),
+                                            ("cone-tall", "cube-small"),
+                                            ("cone-small", "cube-small"),
+                                            ("pyramid-square", "cube-small")])
+@pytest.mark.parametrize("offset_mm", [0.3, 1.0])
+def test_a_flat_piece_a_fraction_of_a_millimetre_off_a_free_ball_or_an_apex_falls(support, piece,
+                                                                                 offset_mm):
+    assert not _rest_on(support, piece, offset_mm)
+
+
+@pytest.mark.parametrize("holder, piece", [("egg-cup", "egg"), ("egg-cup", "ball"),
+                                           ("washer", "ball")])
+def test_a_round_piece_in_a_hollow_stays(holder, piece):
+    assert _rest_on(holder, piece, 1.0)
+
+
+def test_a_plank_exactly_centred_on_a_free_ball_balances_without_tremor():
+    """The symmetric release is an equilibrium, an unstable one: a tenth of a millimetre of
+    tremor topples it (test_tremor.py), as a hand would."""
+    assert _rest_on("ball", "plank-short", 0.0)
