@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from pathlib import Path
 
@@ -21,7 +22,28 @@ def test_the_validation_suite_is_there():
     names = {p.stem for p in VALIDATION}
     assert {"column-of-bases", "com-inside-edge", "com-outside-edge", "harmonic-within",
             "harmonic-past", "slope-gentle", "slope-steep", "ball-on-base", "egg-on-base",
-            "ring-over-pole"} <= names
+            "ring-over-pole", "plank-on-free-ball-falls", "cube-off-cone-apex-falls",
+            "cube-on-dome-rocks-back", "egg-in-egg-cup-stays", "ball-table-tilted-rolls"} <= names
+    assert len(names) >= 25
+
+
+@pytest.mark.parametrize("path", VALIDATION, ids=lambda p: p.stem)
+def test_every_validation_scene_says_why_in_its_opening_comment(path):
+    """The derivation from first principles: a comment of several lines before anything else."""
+    comment = list(itertools.takewhile(lambda line: line.startswith("#"),
+                                       path.read_text().splitlines()))
+    assert len(comment) >= 2, "a validation scene opens with its derivation"
+
+
+def test_the_command_line_checks_the_whole_suite_and_says_so():
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-m", "simulator", "stability", *map(str, VALIDATION)],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert f"expectations: {len(VALIDATION)} of {len(VALIDATION)} scenes as expected" in result.stdout
+    assert "warning" not in result.stderr
 
 
 @pytest.mark.parametrize("path", VALIDATION, ids=lambda p: p.stem)

@@ -4,6 +4,7 @@ Format (DESIGN.md, with the additions marked +):
 
     name = "aligned base blocks"
     settle_seconds = 3.0          # optional, per placement, 0.1 .. 60
+    hold_seconds = 0.0            # + optional: the finished table stands this long, 0 .. 60
     allow_duplicates = false      # optional: more copies of a piece than the set holds
     slope_deg = 0.0               # + optional: the table tilted about its y axis, -45 .. 45
     seed = 0                      # + optional: the hand's tremor draws from it
@@ -87,6 +88,7 @@ class Scene:
     path: str
     towers: tuple[TowerSpec, ...]
     settle_seconds: float = DEFAULT_SETTLE_SECONDS
+    hold_seconds: float = 0.0  # after the last tower is built, before the verdicts
     slope_deg: float = 0.0
     allow_duplicates: bool = False
     expect: Expectation = field(default_factory=Expectation)
@@ -237,10 +239,11 @@ def parse_scene(text: str, path: str = "<scene>") -> Scene:
     except tomllib.TOMLDecodeError as error:
         raise SceneError(f"{path}: not valid TOML: {error}") from None
     r = _Reader(path, data, "")
-    r.check_keys({"name", "settle_seconds", "allow_duplicates", "slope_deg", "seed", "tremor",
+    r.check_keys({"name", "settle_seconds", "hold_seconds", "allow_duplicates", "slope_deg", "seed", "tremor",
                   "towers", "expect"})
     name = r.string("name", Path(path).stem)
     settle = r.number("settle_seconds", DEFAULT_SETTLE_SECONDS, 0.1, 60.0)
+    hold = r.number("hold_seconds", 0.0, 0.0, 60.0)
     slope = r.number("slope_deg", 0.0, -45.0, 45.0)
     allow_duplicates = r.boolean("allow_duplicates", False)
     seed = data.get("seed", 0)
@@ -260,7 +263,7 @@ def parse_scene(text: str, path: str = "<scene>") -> Scene:
                 raise r.fail("towers", f"piece {piece!r} used {count} times but the set has "
                                        f"{BY_ID[piece].count} (set allow_duplicates = true)")
     expect = _expectation(path, data["expect"], len(towers)) if "expect" in data else Expectation()
-    return Scene(name, path, towers, settle, slope, allow_duplicates, expect, tremor, seed)
+    return Scene(name, path, towers, settle, hold, slope, allow_duplicates, expect, tremor, seed)
 
 
 def load_scene(path: str | Path) -> Scene:

@@ -212,6 +212,7 @@ def run_scene(scene: Scene, settings: PhysicsSettings | None = None,
         towers = [build_tower(world, spec, scene.settle_seconds, ids, tremor, tremor_rng(seed, i),
                               i, scene.path)
                   for i, spec in enumerate(scene.towers)]
+        world.step(round(scene.hold_seconds / world.settings.time_step))
         reports = [_report(world, tower) for tower in towers]
         simulated = world.seconds
     return SceneReport(scene.name, scene.path, reports, simulated, time.perf_counter() - start,

@@ -320,8 +320,9 @@ class World:
 
     def drop_height(self, body: int, step: float = 5e-4, resolution: float = 5e-5) -> float:
         """How far the piece would fall straight down before it first touches anything (metres;
-        0 when it touches already). Found by lowering it in `step`s, then in doubling steps,
-        then by bisection; the piece is left where it was."""
+        0 when it touches already). Found by lowering it in `step`s that grow to at most 5 mm
+        (thinner than any piece, so nothing is jumped over), then by bisection. The piece is
+        put back where it was, at rest."""
         position, orientation = self.pose(body)
 
         def lowered(drop: float) -> bool:  # would it touch something `drop` lower?
@@ -331,8 +332,8 @@ class World:
         try:
             clear, drop = 0.0, step
             while not lowered(drop):
-                clear, drop = drop, drop + step if drop < 8 * step else drop * 2
-                if position[2] - drop < FLOOR_Z - 1.0:
+                clear, drop = drop, drop + min(5e-3, max(step, drop))
+                if position[2] - drop < FLOOR_Z:
                     return clear
             while drop - clear > resolution:
                 middle = (clear + drop) / 2
