@@ -1,24 +1,24 @@
 """Scene files (TOML): towers and how they are built, read and validated. No physics here.
 
-Format (DESIGN.md, with the additions marked +):
+Format (in full, with units and conventions, in docs/SCENES.md):
 
     name = "aligned base blocks"
     settle_seconds = 3.0          # optional, per placement, 0.1 .. 60
-    hold_seconds = 0.0            # + optional: the finished table stands this long, 0 .. 60
+    hold_seconds = 0.0            # optional: the finished table stands this long, 0 .. 60
     allow_duplicates = false      # optional: more copies of a piece than the set holds
-    slope_deg = 0.0               # + optional: the table tilted about its y axis, -45 .. 45
-    seed = 0                      # + optional: the hand's tremor draws from it
-    [tremor]                      # + optional: release noise, standard deviations
+    slope_deg = 0.0               # optional: the table tilted about its y axis, -45 .. 45
+    seed = 0                      # optional: the hand's tremor draws from it
+    [tremor]                      # optional: release noise, standard deviations
     position_mm = 0.0             #   across the table, along x and along y, 0 .. 50
     angle_deg = 0.0               #   tilt (random direction) and turn, 0 .. 45
     [[towers]]
     foundation = "base"           # optional, default "base"
     position_mm = [0, 0]          # optional; default: towers 250 mm apart along x
     order = ["ashlar-large", ...] # or [[towers.placements]] piece, position_mm, rotation_deg,
-                                  #   drop (+ true: released in the air on purpose, no warning)
-    [expect]                      # + optional, for validation scenes: what must happen
+                                  #   drop (true: released in the air on purpose, no warning)
+    [expect]                      # optional, for validation scenes: what must happen
     stood = [true, ...]           #   per tower
-    fell_at = [null, ...]         #   per tower (use -1 for "did not fall" in TOML)
+    fell_at = [-1, ...]           #   per tower, the placement after which it fell; -1: did not
     disturbed = [false, ...]      #   per tower
     [[expect.pieces]]             #   a piece's final centre: within or beyond a distance
     tower = 0; index = 1; position_mm = [0, 0, 10]; within_mm = 5   (or beyond_mm = 20)

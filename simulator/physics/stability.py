@@ -118,7 +118,7 @@ class Tower:
         return self.spec.position_mm[0] / 1000.0, self.spec.position_mm[1] / 1000.0
 
     def fallen(self, world: World) -> bool:
-        return any(world.touches_ground(b) for b in self.bodies[1:])
+        return not world.bodies_on_ground().isdisjoint(self.bodies[1:])
 
 
 def _place_explicitly(world: World, tower: Tower, placement: Placement, tremor: Tremor,

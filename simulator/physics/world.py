@@ -41,9 +41,13 @@ class PhysicsSettings:
     # from; None leaves PyBullet's own 0.1 (Bullet's library default is 0.85)
     restitution: float = BEECH.restitution
     # round pieces only: the lever arm of rolling resistance and of spinning (torsional)
-    # friction against beech, metres (docs/PHYSICS.md, "Rolling and spinning")
+    # friction against beech, metres (docs/PHYSICS.md, "Rolling and spinning") ...
     rolling_friction: float = 2e-5
     spinning_friction: float = 4e-5
+    # ... and, while a round piece stands on flat faces only (no rolling contact), a lever arm
+    # below any face's half width: it damps the solver's rocking of stacked round pieces and
+    # cannot hold what the face would not; None: the rolling figures everywhere
+    face_friction: float | None = 7e-4
     material_friction: bool = True  # False: every body at PyBullet's default 0.5
     exact_boxes: bool = True  # cuboids as Bullet boxes rather than hulls
     maximal_coordinates: bool = True  # plain rigid bodies, not one-link multibodies
@@ -65,7 +69,8 @@ class PhysicsSettings:
     def pybullet_defaults(cls) -> PhysicsSettings:
         return cls(time_step=1 / 240, substeps=1, solver_iterations=50, warm_starting=None,
                    restitution=0.0,
-                   rolling_friction=0.0, spinning_friction=0.0, material_friction=False,
+                   rolling_friction=0.0, spinning_friction=0.0, face_friction=None,
+                   material_friction=False,
                    friction_anchor=False, maximal_coordinates=False, sleeping=False)
 
 
@@ -83,6 +88,7 @@ class _Body:
     inertial_orientation: Quat  # principal axes in the piece frame
     rolls: bool  # has a curved surface (rolling and spinning friction)
     anchored: bool  # carries Bullet's friction-anchor flag now
+    on_faces: bool = False  # a round piece with no rolling contact: face_friction applies
     removed_pose: tuple[Vec3, Quat] | None = None
 
 
@@ -104,6 +110,25 @@ def _matrix_to_quaternion(m: np.ndarray) -> Quat:
     y = math.copysign(math.sqrt(max(0.0, 1 - m[0, 0] + m[1, 1] - m[2, 2])) / 2, m[0, 2] - m[2, 0])
     z = math.copysign(math.sqrt(max(0.0, 1 - m[0, 0] - m[1, 1] + m[2, 2])) / 2, m[1, 0] - m[0, 1])
     return (x, y, z, w)
+
+
+def _spans_an_area(points: list[Vec3], width: float = 5e-4) -> bool:
+    """Do these contact points span an area (a face), not a point or a line (a rolling
+    contact)? A rolling ball's manifold keeps a trail of old points along its path: a line."""
+    if len(points) < 3:
+        return False
+    first = points[0]
+    far = max(points, key=lambda p: math.dist(p, first))
+    length = math.dist(far, first)
+    if length < width:
+        return False
+    axis = [(far[i] - first[i]) / length for i in range(3)]
+    for p in points:
+        offset = [p[i] - first[i] for i in range(3)]
+        along = sum(offset[i] * axis[i] for i in range(3))
+        if math.sqrt(max(0.0, sum(v * v for v in offset) - along * along)) > width:
+            return True
+    return False
 
 
 @cache
@@ -342,6 +367,13 @@ class World:
         finally:
             self._put(body, position, orientation)
 
+    def bodies_on_ground(self, tolerance: float = 5e-4) -> set[int]:
+        """The pieces touching the table or the floor (within `tolerance` metres) by the
+        contact points of the last step: cheaper than asking `touches_ground` of each piece."""
+        return {contact[2] for ground in (self.table, self.floor)
+                for contact in self.client.getContactPoints(bodyA=ground) or ()
+                if contact[8] <= tolerance}
+
     def touches_ground(self, body: int, tolerance: float = 5e-4) -> bool:
         """Does the piece touch the table or the floor (within `tolerance` metres)?"""
         return any(self.client.getClosestPoints(body, ground, tolerance)
@@ -354,37 +386,55 @@ class World:
             self.client.stepSimulation()
             self._steps += 1
             if self._steps % self.settings.check_every == 0:
-                self._anchor_resting_contacts_only()
+                self._fit_friction_to_contacts()
         self.seconds += steps * self.settings.time_step
 
-    def _anchor_resting_contacts_only(self) -> None:
-        """Keep Bullet's friction anchor off every rolling contact.
+    def _fit_friction_to_contacts(self) -> None:
+        """Give rolling contacts what rolling needs, resting contacts what resting needs.
 
-        An anchored contact point stays where it was made while friction holds: right for a
-        block resting on a block (without it, columns creep and fall), wrong where a round
-        piece rolls, because the true contact point moves (a ball on a 0.5 degree slope then
-        rolls 40 % too fast). Bullet anchors a contact when either body carries the flag, so a
-        round piece touching anything by 1 or 2 points (a ball, a cylinder on its side: a
-        rolling contact) loses the flag, and so does what it touches; a round piece standing
-        on a flat face (3 or more points everywhere) keeps it."""
-        if not self.settings.friction_anchor:
+        A rolling contact is one where a round piece touches another body at a point or along a
+        line: its contact points (closer than 0.1 mm) do not span an area (a ball, a cylinder on
+        its side, a cone on its flank, a cube on an apex); a round piece standing on a flat face
+        touches over an area. Bullet's friction anchor keeps a
+        contact point where it was made while friction holds: right for a block on a block
+        (without it, columns creep and fall), wrong where a piece rolls, because the true contact
+        point moves (a ball on a 0.5 degree slope then rolls 40 % too fast). Bullet anchors a
+        contact when either body carries the flag, so a round piece with a rolling contact loses
+        the flag, and so does what it touches. Such pieces get the rolling lever arms; a round
+        piece standing only on faces gets `face_friction` (docs/PHYSICS.md).
+        """
+        s = self.settings
+        round_bodies = {b for b, info in self._bodies.items()
+                        if info.rolls and info.removed_pose is None}
+        if not round_bodies and not any(not i.anchored for i in self._bodies.values()):
             return
-        unanchored: set[int] = set()
-        for body, info in self._bodies.items():
-            if not info.rolls or info.removed_pose is not None:
+        points: dict[tuple[int, int], list[Vec3]] = {}
+        for contact in self.client.getContactPoints() or ():
+            if contact[8] > 1e-4:  # a point the manifold keeps after the bodies moved apart
                 continue
-            points: dict[int, int] = {}
-            for contact in self.client.getContactPoints(bodyA=body) or ():
-                points[contact[2]] = points.get(contact[2], 0) + 1
-            rolling_on = [other for other, count in points.items() if count <= 2]
-            if rolling_on:
-                unanchored.add(body)
-                unanchored.update(rolling_on)
+            pair = (min(contact[1], contact[2]), max(contact[1], contact[2]))
+            if pair[0] in round_bodies or pair[1] in round_bodies:
+                points.setdefault(pair, []).append(contact[6])
+        rolling: set[int] = set()
+        touching: set[int] = set()
+        for pair, where in points.items():
+            touching.update(pair)
+            if not _spans_an_area(where):
+                rolling.update(pair)
+        on_faces_only = round_bodies & touching
         for body, info in self._bodies.items():
-            anchored = body not in unanchored
+            anchored = s.friction_anchor and body not in rolling
             if anchored != info.anchored:
                 info.anchored = anchored
                 self.client.changeDynamics(body, -1, frictionAnchor=int(anchored))
+            on_faces = (s.face_friction is not None and body in on_faces_only
+                        and body not in rolling)
+            if on_faces != info.on_faces:
+                info.on_faces = on_faces
+                rolling_arm = s.face_friction if on_faces else s.rolling_friction
+                spinning_arm = s.face_friction if on_faces else s.spinning_friction
+                self.client.changeDynamics(body, -1, rollingFriction=self._lever_arm(rolling_arm),
+                                           spinningFriction=self._lever_arm(spinning_arm))
 
     def at_rest(self, bodies: list[int] | None = None) -> bool:
         """Are these pieces (default: all) slower than the rest thresholds?"""

@@ -1,7 +1,7 @@
-"""The 49 catalogue entries of PIECES.md (the base, six times, and 48 building pieces).
+"""The 49 catalogue entries of the piece set (the base, six times, and 48 building pieces).
 
 Each entry builds its shape as convex parts in millimetres, in the orientation its row of
-PIECES.md describes (flat bases face -z, round pieces have their axis along z, lengths run
+the catalogue describes (flat bases face -z, round pieces have their axis along z, lengths run
 along x). Where the origin ends up does not matter here: meshes.py moves every piece so that
 its centre of mass is the origin. Parts never overlap, so volumes add up.
 
@@ -50,7 +50,7 @@ class PieceSpec:
     name: str
     count: int
     material: Material
-    nominal_size: str  # as PIECES.md gives it
+    nominal_size: str  # as the catalogue gives it (`bandu-sim pieces`)
     build: Builder
     convex: bool  # one hull is the exact shape
     sphere_radius_mm: float | None = None  # simulated as an exact sphere

@@ -1,4 +1,4 @@
-"""The three materials of the piece set (PIECES.md), with the physical constants we calibrated.
+"""The three materials of the piece set, with the physical constants we calibrated.
 
 `friction` is the coefficient of the material against beech. Bullet combines two bodies'
 friction values by multiplying them, so each body carries the square root of its coefficient

@@ -2,7 +2,7 @@
 
 `build_piece(spec)` does the geometry (deterministic); `write_assets(dir)` writes what
 `bandu-sim build-meshes` commits under simulator/assets/meshes; `load_piece(id)` reads it back
-for the physics and the renderer. Files are in metres (SI inside, see DESIGN.md):
+for the physics and the renderer. Files are in metres (SI inside, docs/ARCHITECTURE.md):
 
 - `<id>.obj`: the visual mesh, positions and normals, smooth where the surface is curved and
   split at sharp edges (30 degrees).

@@ -16,7 +16,7 @@ from simulator.render.widgets import Toast
 
 
 class GameView:
-    #: short rules shown in the help overlay (written from RULES.md)
+    #: short rules shown in the help overlay (written from the game's rule book)
     rules_summary: str = ""
     #: (key, what it does) pairs of the game's own mouse and keys, listed in the help overlay
     controls: tuple[tuple[str, str], ...] = ()

@@ -2,7 +2,7 @@
 
 Two uses: the oracle that the tests compare the incremental rules against, move by move, and
 the reference that `bandu-sim bench` measures the incremental rules against. It reads the rule
-text of RULES.md section 2 literally and shares no bookkeeping with rules.py.
+text of Tanbo's rules literally and shares no bookkeeping with rules.py.
 """
 
 from __future__ import annotations

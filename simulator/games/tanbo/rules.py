@@ -1,4 +1,4 @@
-"""Tanbo rules (RULES.md section 2), pure Python, fast enough for tree search.
+"""Tanbo rules, pure Python, fast enough for tree search.
 
 Bookkeeping is incremental: per colour, the number of own-coloured neighbours of every point;
 per colour, the set of legal points; per root, the number of its extension points ("liberties").
@@ -496,7 +496,7 @@ class TanboState(GameState):
 
 def new_game(size: int | None = None, width: int | None = None, height: int | None = None,
              start: str = "dense") -> TanboState:
-    """The starting position for the given settings (see RULES.md section 2)."""
+    """The starting position for the given settings (the published 2026 and 1993 starts)."""
     width, height = board_dimensions(size, width, height, start)
     return TanboState(width, height, start)
 

@@ -1,0 +1,28 @@
+"""A pytest plugin that runs the tests under one candidate of tools/measure_tower_speed.py.
+
+    BANDU_CANDIDATE="fallen by contacts" .venv/bin/python -m pytest -p candidate_plugin \
+        tests/test_physics.py -q -m "not slow"        # with tools/ on PYTHONPATH
+
+The candidate's PhysicsSettings overrides become PhysicsSettings.chosen() (World() with no
+settings uses it) and its monkeypatches are applied for the whole session; nothing is edited.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import measure_tower_speed as m
+
+from simulator.physics.world import PhysicsSettings
+
+LABEL = os.environ.get("BANDU_CANDIDATE", "chosen")
+_, OVERRIDES, PATCHES = next(c for c in m.CANDIDATES if c[0] == LABEL)
+_CHOSEN = dataclasses.replace(PhysicsSettings(), **OVERRIDES)
+PhysicsSettings.chosen = classmethod(lambda cls: _CHOSEN)
+_context = m.patched(PATCHES)
+_context.__enter__()
+
+
+def pytest_report_header(config):
+    return f"candidate: {LABEL} {OVERRIDES} {PATCHES}"
