@@ -1,6 +1,6 @@
 """A pytest plugin that runs the tests under one candidate of tools/measure_tower_speed.py.
 
-    BANDU_CANDIDATE="fallen by contacts" .venv/bin/python -m pytest -p candidate_plugin \
+    BANDU_CANDIDATE="iterations 25" .venv/bin/python -m pytest -p candidate_plugin \
         tests/test_physics.py -q -m "not slow"        # with tools/ on PYTHONPATH
 
 The candidate's PhysicsSettings overrides become PhysicsSettings.chosen() (World() with no

@@ -22,10 +22,10 @@ stats    per tower at the chosen settings (one instrumented build; every step ti
          contact points (a point counts for both its bodies).
 profile  per tower: cProfile of one build, by the Python function whose own time it is
          (pybullet's calls go through functools.partial and count as their caller's own time:
-         World.step = stepSimulation, touches_ground's <genexpr> = getClosestPoints of the fall
-         check, at_rest = getBaseVelocity of the rest check, _anchor_resting_contacts_only =
-         its getContactPoints), then the same with the fall check read from the contact points
-         (candidate "fallen by contacts"); each followed by Bullet's own timers
+         World.step = stepSimulation, bodies_on_ground's <setcomp> = getContactPoints of the
+         fall check, at_rest = getBaseVelocity of the rest check, _fit_friction_to_contacts =
+         its getContactPoints), then the same with the old fall check by getClosestPoints
+         (candidate "fall check by closest points"); each followed by Bullet's own timers
          (STATE_LOGGING_PROFILE_TIMINGS) of another build: the solver's iterations, its setup
          (constraint rows per contact point), collision detection and the rest of the step, as
          shares of Bullet's internalSingleStepSimulation.
@@ -87,24 +87,9 @@ def spec_of(name: str) -> TowerSpec:
 
 # --- candidate patches of the settle loop's checks (monkeypatched, restored after) ----------
 
-def _fallen_by_contacts(self, world: World) -> bool:
-    """The verdict from the contact points the last step already made with the table and the
-    floor (two calls in all) instead of a getClosestPoints query per piece and ground."""
-    tower_bodies = set(self.bodies[1:])
-    for ground in (world.table, world.floor):
-        for point in world.client.getContactPoints(bodyA=ground):
-            if point[2] in tower_bodies and point[8] <= 5e-4:
-                return True
-    return False
-
-
-def _fallen_by_height(self, world: World) -> bool:
-    """Only ask Bullet for pieces whose bounding box comes within 1 mm of the table or below
-    (getAABB is a lookup), then the same getClosestPoints as touches_ground."""
-    for body in self.bodies[1:]:
-        if world.client.getAABB(body)[0][2] < 1e-3 and world.touches_ground(body):
-            return True
-    return False
+def _fallen_by_closest_points(self, world: World) -> bool:
+    """The fall check as it was: a getClosestPoints query per piece and ground."""
+    return any(world.touches_ground(b) for b in self.bodies[1:])
 
 
 _add_piece = World.add_piece
@@ -117,9 +102,9 @@ def _add_piece_anchored(self, *args, **kwargs) -> int:
     return body
 
 
-def _no_reanchoring(self) -> None:
-    """World._anchor_resting_contacts_only (every check_every steps: getContactPoints per round
-    piece) made a no-op: anchors stay as add_piece set them."""
+def _no_refitting(self) -> None:
+    """World._fit_friction_to_contacts (every check_every steps: the contact points of the
+    world) made a no-op: anchors and lever arms stay as add_piece set them."""
 
 
 # pieces given coarser collision parts (fewer parts: fewer contact manifolds), as the cut
@@ -150,10 +135,9 @@ def _load_piece_coarse(piece_id: str):
 
 
 PATCHES = {"coarse_ring_washer": (world_module, "load_piece", _load_piece_coarse),
-           "fallen_by_contacts": (stability.Tower, "fallen", _fallen_by_contacts),
-           "fallen_by_height": (stability.Tower, "fallen", _fallen_by_height),
+           "fallen_by_closest_points": (stability.Tower, "fallen", _fallen_by_closest_points),
            "anchor_round_too": (World, "add_piece", _add_piece_anchored),
-           "no_reanchoring": (World, "_anchor_resting_contacts_only", _no_reanchoring)}
+           "no_refitting": (World, "_fit_friction_to_contacts", _no_refitting)}
 
 
 @contextmanager
@@ -184,18 +168,13 @@ CANDIDATES = [
     ("check_every 8", {"check_every": 8}, ()),
     ("rest 0.1 s, min 0.1 s", {"rest_seconds": 0.1, "min_settle_seconds": 0.1}, ()),
     ("rest_linear 8 mm/s", {"rest_linear": 0.008}, ()),
-    ("fallen by contacts", {}, ("fallen_by_contacts",)),
-    ("fallen by height", {}, ("fallen_by_height",)),
-    ("contacts + check_every 8", {"check_every": 8}, ("fallen_by_contacts",)),
+    ("fall check by closest points", {}, ("fallen_by_closest_points",)),
     ("coarse ring 8 + washer 6", {}, ("coarse_ring_washer",)),
-    ("it 25 + fallen by contacts", {"solver_iterations": 25}, ("fallen_by_contacts",)),
-    ("it 25 + contacts + coarse", {"solver_iterations": 25},
-     ("fallen_by_contacts", "coarse_ring_washer")),
-    ("no re-anchoring", {}, ("no_reanchoring",)),
-    ("anchor all no re-anchoring", {}, ("anchor_round_too", "no_reanchoring")),
+    ("no refitting", {}, ("no_refitting",)),
+    ("anchor all no refitting", {}, ("anchor_round_too", "no_refitting")),
     ("rolling+spinning 1 mm", {"rolling_friction": 0.001, "spinning_friction": 0.001}, ()),
     ("anchor all + rolling 1 mm", {"rolling_friction": 0.001, "spinning_friction": 0.001},
-     ("anchor_round_too", "no_reanchoring")),
+     ("anchor_round_too", "no_refitting")),
 ]
 
 
@@ -346,11 +325,10 @@ def steps(name: str, repeats: int = 7, count: int = 96) -> None:
         world.restore_state(snapshot)
         world.client.setPhysicsEngineParameter(numSolverIterations=CHOSEN.solver_iterations,
                                                numSubSteps=CHOSEN.substeps)
-        checks = {"fall check (getClosestPoints)": lambda: tower.fallen(world),
-                  "fall check from contact points": lambda: _fallen_by_contacts(tower, world),
-                  "rest check (getBaseVelocity)": lambda: world.at_rest(tower.bodies)}
-        if hasattr(world, "_anchor_resting_contacts_only"):
-            checks["re-anchoring (getContactPoints)"] = world._anchor_resting_contacts_only
+        checks = {"fall check (getClosestPoints)": lambda: _fallen_by_closest_points(tower, world),
+                  "fall check from contact points": lambda: tower.fallen(world),
+                  "rest check (getBaseVelocity)": lambda: world.at_rest(tower.bodies),
+                  "friction fitting (getContactPoints)": world._fit_friction_to_contacts}
         check_cost = {}
         for label, check in checks.items():
             times = []
@@ -404,7 +382,7 @@ def profile(name: str, settings: PhysicsSettings = CHOSEN, patches: tuple[str, .
         simulated = world.seconds
     # pybullet's calls go through functools.partial and do not show on their own: each C call's
     # time is the own time of the Python function that makes it (step: stepSimulation;
-    # touches_ground's <genexpr>: getClosestPoints; at_rest: getBaseVelocity; ...)
+    # bodies_on_ground's <setcomp>: getContactPoints; at_rest: getBaseVelocity; ...)
     own = collections.Counter()
     for (file, _line, function), (_cc, _count, tottime, _ct, _callers) in pstats.Stats(profiler).stats.items():
         place = Path(file).stem if file != "~" else ""
@@ -490,7 +468,7 @@ def main(argv: list[str]) -> None:
     elif command == "profile":
         for name in names:
             profile(name)
-            profile(name, patches=("fallen_by_contacts",))
+            profile(name, patches=("fallen_by_closest_points",))
     elif command == "steps":
         for name in names:
             steps(name)
