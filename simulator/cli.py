@@ -56,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "where and how they fall. A scene's [expect] table is checked: exit 1 when "
                     "any expectation fails, 0 when all hold (docs/SCENES.md).")
     stability.add_argument("scenes", nargs="+", metavar="SCENE", help="TOML scene files")
-    stability.add_argument("--json", action="store_true")
+    stability.add_argument("--json", action="store_true", help="print the report as JSON")
     stability.add_argument("--tremor-mm", type=float, metavar="MM",
                            help="hand tremor: standard deviation of the release point across the "
                                 "table, mm (overrides the scene's [tremor])")
