@@ -104,3 +104,26 @@ def test_a_plank_exactly_centred_on_a_free_ball_balances_without_tremor():
     """The symmetric release is an equilibrium, an unstable one: a tenth of a millimetre of
     tremor topples it (test_tremor.py), as a hand would."""
     assert _rest_on("ball", "plank-short", 0.0)
+
+
+def test_a_contact_rolls_where_its_points_make_a_point_or_a_line_and_rests_where_an_area():
+    from simulator.physics.world import _spans_an_area
+
+    assert not _spans_an_area([(0.0, 0.0, 0.0), (0.01, 0.0, 0.0)])  # fewer than 3
+    trail = [(0.001 * i, 0.0, 0.0) for i in range(4)]  # a rolling ball's old points: a line
+    assert not _spans_an_area(trail)
+    assert not _spans_an_area([(0.0, 0.0, 0.0)] * 4)  # one point, kept four times
+    assert _spans_an_area([(0.0, 0.0, 0.0), (0.01, 0.0, 0.0), (0.0, 0.01, 0.0)])  # a face
+    assert not _spans_an_area([(0.0, 0.0, 0.0), (0.01, 0.0, 0.0), (0.005, 0.0002, 0.0)])
+
+
+def test_a_cylinder_standing_on_its_face_keeps_the_face_lever_arm_and_a_ball_gets_the_rolling_one():
+    with World() as world:
+        cylinder = place_on_table(world, "cylinder-wide", (0, 0))
+        ball = place_on_table(world, "ball", (0.2, 0))
+        world.step(round(0.5 / world.settings.time_step))
+        s = world.settings
+        rolling = world.client.getDynamicsInfo(ball, -1)[6]
+        face = world.client.getDynamicsInfo(cylinder, -1)[6]
+        assert rolling == pytest.approx(world._lever_arm(s.rolling_friction))
+        assert face == pytest.approx(world._lever_arm(s.face_friction))
