@@ -57,7 +57,7 @@ def test_a_ball_rolls_down_a_table_tilted_more_than_that_as_theory_says(slope_de
 
 def test_a_ball_rolls_across_a_block_as_it_rolls_on_the_table():
     """Bullet's friction anchor would pin the contact point and speed the ball up by 40 %; a
-    rolling contact carries no anchor (World._anchor_resting_contacts_only)."""
+    rolling contact carries no anchor (World._fit_friction_to_contacts)."""
     theta = math.radians(1.0)
     with World(slope_deg=1.0) as world:
         place_on_table(world, "plank-long", (0, 0))
@@ -102,7 +102,7 @@ def test_a_round_piece_in_a_hollow_stays(holder, piece):
 
 def test_a_plank_exactly_centred_on_a_free_ball_balances_without_tremor():
     """The symmetric release is an equilibrium, an unstable one: a tenth of a millimetre of
-    tremor topples it (test_tremor.py), as a hand would."""
+    tremor topples it (test_verdicts.py), as a hand would."""
     assert _rest_on("ball", "plank-short", 0.0)
 
 

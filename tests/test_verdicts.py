@@ -111,6 +111,8 @@ order = ["ashlar-large", "cylinder-wide", "cube-small", "disc"]
     ('[[towers]]\n[[towers.placements]]\npiece = "egg"\nposition_mm = [0,0,50]\ndrop = 1',
      "towers[0].placements[0].drop", "true or false"),
     ('[[towers]]\n[expect]\ndisturbed = [1]', "expect.disturbed", "one per tower"),
+    ('[[towers]]\norder = ["egg"]\n[expect]\nfell_at = [-7]', "expect.fell_at[0]", "not -1"),
+    ('[[towers]]\norder = ["egg"]\n[expect]\nfell_at = [1]', "expect.fell_at[0]", "(0 .. 0)"),
 ])
 def test_bad_new_keys_name_the_key(text, key, reason):
     with pytest.raises(SceneError) as error:

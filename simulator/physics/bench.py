@@ -104,7 +104,7 @@ def _verdict_time(settings: PhysicsSettings, repeats: int) -> dict:
         times, outcomes = [], []
         for index in range(repeats):
             piece = VERDICT_PIECES[index % len(VERDICT_PIECES)]
-            trial = Tower(spec, list(tower.bodies), list(tower.ids))
+            trial = Tower(spec, list(tower.bodies), list(tower.ids), released=list(tower.released))
             start = time.perf_counter()
             outcomes.append(place_and_settle(world, trial, Placement(piece), piece,
                                              DEFAULT_SETTLE_SECONDS))

@@ -193,7 +193,9 @@ def _tower(path: str, table: dict, index: int, default_x: float) -> TowerSpec:
     return TowerSpec(foundation, position, tuple(placements))
 
 
-def _expectation(path: str, table: Any, towers: int) -> Expectation:
+def _expectation(path: str, table: Any, placements: list[int]) -> Expectation:
+    """The [expect] table; `placements`: how many placements each tower has."""
+    towers = len(placements)
     if not isinstance(table, dict):
         raise SceneError(f"{path}: expect: expected a table")
     r = _Reader(path, table, "expect")
@@ -208,6 +210,10 @@ def _expectation(path: str, table: Any, towers: int) -> Expectation:
         if (not isinstance(fell_at, list) or len(fell_at) != towers
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in fell_at)):
             raise r.fail("fell_at", f"expected {towers} integers, one per tower (-1: did not fall)")
+        for index, (value, count) in enumerate(zip(fell_at, placements, strict=True)):
+            if not -1 <= value < count:
+                raise r.fail(f"fell_at[{index}]", f"{value} is not -1 (did not fall) or a placement "
+                                                  f"of tower {index} (0 .. {count - 1})")
         fell_at = [None if v < 0 else v for v in fell_at]
     pieces = []
     for i, entry in enumerate(r.tables("pieces")):
@@ -262,7 +268,8 @@ def parse_scene(text: str, path: str = "<scene>") -> Scene:
             if count > BY_ID[piece].count:
                 raise r.fail("towers", f"piece {piece!r} used {count} times but the set has "
                                        f"{BY_ID[piece].count} (set allow_duplicates = true)")
-    expect = _expectation(path, data["expect"], len(towers)) if "expect" in data else Expectation()
+    expect = (_expectation(path, data["expect"], [len(t.placements) for t in towers])
+              if "expect" in data else Expectation())
     return Scene(name, path, towers, settle, hold, slope, allow_duplicates, expect, tremor, seed)
 
 

@@ -1,8 +1,8 @@
 """The releasing hand's tremor: a seeded noise on where and how a piece is let go.
 
-Every release can take it: the default placement policy, explicit placements in scenes,
-computer players and stability trials. Zero is an exact release. Pure maths (no PyBullet), so
-scenes and rules can name it.
+The default placement policy and explicit placements in scenes take it (what computer players
+and stability trials release should take it too). Zero is an exact release. Pure maths (no
+PyBullet), so scenes and rules can name it.
 """
 
 from __future__ import annotations
@@ -30,10 +30,12 @@ class Tremor:
         return self.position_mm > 0 or self.angle_deg > 0
 
     def shake(self, xy: tuple[float, float], orientation: Quat,
-              rng: np.random.Generator) -> tuple[tuple[float, float], Quat]:
+              rng: np.random.Generator | None) -> tuple[tuple[float, float], Quat]:
         """The release point (metres) and orientation after the hand's tremor."""
         if not self:
             return xy, orientation
+        if rng is None:
+            raise ValueError("a tremor needs a random generator (rng)")
         dx, dy = rng.normal(0.0, self.position_mm / 1000.0, size=2)
         direction = rng.uniform(0.0, 2 * math.pi)
         tilt, turn = np.radians(rng.normal(0.0, self.angle_deg, size=2))

@@ -372,11 +372,17 @@ class World:
         contact points of the last step: cheaper than asking `touches_ground` of each piece."""
         return {contact[2] for ground in (self.table, self.floor)
                 for contact in self.client.getContactPoints(bodyA=ground) or ()
-                if contact[8] <= tolerance}
+                if contact[8] <= tolerance and self._in_world(contact[2])}
+
+    def _in_world(self, body: int) -> bool:
+        """A piece not taken out (a removed one is parked under the floor, touching it)."""
+        info = self._bodies.get(body)
+        return info is not None and info.removed_pose is None
 
     def touches_ground(self, body: int, tolerance: float = 5e-4) -> bool:
-        """Does the piece touch the table or the floor (within `tolerance` metres)?"""
-        return any(self.client.getClosestPoints(body, ground, tolerance)
+        """Does the piece touch the table or the floor (within `tolerance` metres)? A piece
+        taken out of the world does not."""
+        return self._in_world(body) and any(self.client.getClosestPoints(body, ground, tolerance)
                    for ground in (self.table, self.floor))
 
     # --- time -------------------------------------------------------------------------------
@@ -422,19 +428,24 @@ class World:
             if not _spans_an_area(where):
                 rolling.update(pair)
         on_faces_only = round_bodies & touching
-        for body, info in self._bodies.items():
-            anchored = s.friction_anchor and body not in rolling
-            if anchored != info.anchored:
-                info.anchored = anchored
-                self.client.changeDynamics(body, -1, frictionAnchor=int(anchored))
-            on_faces = (s.face_friction is not None and body in on_faces_only
-                        and body not in rolling)
-            if on_faces != info.on_faces:
-                info.on_faces = on_faces
-                rolling_arm = s.face_friction if on_faces else s.rolling_friction
-                spinning_arm = s.face_friction if on_faces else s.spinning_friction
-                self.client.changeDynamics(body, -1, rollingFriction=self._lever_arm(rolling_arm),
-                                           spinningFriction=self._lever_arm(spinning_arm))
+        for body in self._bodies:
+            self._set_friction(body, s.friction_anchor and body not in rolling,
+                               s.face_friction is not None and body in on_faces_only
+                               and body not in rolling)
+
+    def _set_friction(self, body: int, anchored: bool, on_faces: bool, force: bool = False) -> None:
+        """Give a piece the friction anchor or not, and a round piece its face or rolling lever
+        arms (Bullet is told only of changes, unless `force`)."""
+        info, s = self._bodies[body], self.settings
+        if anchored != info.anchored or force:
+            info.anchored = anchored
+            self.client.changeDynamics(body, -1, frictionAnchor=int(anchored))
+        if info.rolls and (on_faces != info.on_faces or force):
+            info.on_faces = on_faces
+            rolling_arm = s.face_friction if on_faces else s.rolling_friction
+            spinning_arm = s.face_friction if on_faces else s.spinning_friction
+            self.client.changeDynamics(body, -1, rollingFriction=self._lever_arm(rolling_arm),
+                                       spinningFriction=self._lever_arm(spinning_arm))
 
     def at_rest(self, bodies: list[int] | None = None) -> bool:
         """Are these pieces (default: all) slower than the rest thresholds?"""
@@ -469,7 +480,8 @@ class World:
 
     def save_state(self) -> Snapshot:
         return Snapshot(self.client.saveState(), self.seconds,
-                        {b: info.removed_pose for b, info in self._bodies.items()})
+                        {b: info.removed_pose for b, info in self._bodies.items()}, self._steps,
+                        {b: (info.anchored, info.on_faces) for b, info in self._bodies.items()})
 
     def restore_state(self, snapshot: Snapshot) -> None:
         """Back to a saved moment. Pieces added since then are taken out of the world."""
@@ -479,8 +491,11 @@ class World:
                 del self._bodies[body]
         self.client.restoreState(snapshot.state_id)
         self.seconds = snapshot.seconds
+        self._steps = snapshot.steps
         for body, removed in snapshot.removed.items():
             self._bodies[body].removed_pose = removed
+        for body, (anchored, on_faces) in snapshot.friction.items():
+            self._set_friction(body, anchored, on_faces, force=True)  # not in Bullet's state
         self._wake()
 
 
@@ -489,3 +504,5 @@ class Snapshot:
     state_id: int
     seconds: float
     removed: dict[int, tuple[Vec3, Quat] | None] = field(default_factory=dict)
+    steps: int = 0
+    friction: dict[int, tuple[bool, bool]] = field(default_factory=dict)  # anchored, on faces
