@@ -42,6 +42,18 @@ order = ["cube-large"]
     ('name = "x"\n[[towers]]\n[expect]\nstood = [true, false]', "expect.stood", "one per tower"),
     ('name = "x"\nallow_duplicates = "yes"\n[[towers]]', "allow_duplicates", "true or false"),
     ('name = "x" [[towers]]', None, "not valid TOML"),
+    # keys of the tremor, the hold, meant drops and [expect] disturbed / fell_at
+    ('[tremor]\nposition_mm = -1\n[[towers]]', "tremor.position_mm", "out of range"),
+    ('[tremor]\nangle_deg = "a lot"\n[[towers]]', "tremor.angle_deg", "expected a number"),
+    ('[tremor]\nhand = 1\n[[towers]]', "tremor.hand", "unknown key"),
+    ('seed = 1.5\n[[towers]]', "seed", "whole number"),
+    ('seed = -1\n[[towers]]', "seed", "whole number"),
+    ('hold_seconds = 100\n[[towers]]', "hold_seconds", "out of range"),
+    ('[[towers]]\n[[towers.placements]]\npiece = "egg"\nposition_mm = [0,0,50]\ndrop = 1',
+     "towers[0].placements[0].drop", "true or false"),
+    ('[[towers]]\n[expect]\ndisturbed = [1]', "expect.disturbed", "one per tower"),
+    ('[[towers]]\norder = ["egg"]\n[expect]\nfell_at = [-7]', "expect.fell_at[0]", "not -1"),
+    ('[[towers]]\norder = ["egg"]\n[expect]\nfell_at = [1]', "expect.fell_at[0]", "(0 .. 0)"),
 ])
 def test_bad_scenes_name_the_file_and_key(text, key, reason):
     with pytest.raises(SceneError) as error:

@@ -12,7 +12,6 @@ import sys
 import numpy as np
 import pytest
 
-from simulator.core.errors import SceneError
 from simulator.physics.scene import parse_scene
 from simulator.physics.stability import DISTURBED_DEG, DISTURBED_MM, run_scene
 from simulator.physics.tremor import Tremor
@@ -99,25 +98,6 @@ order = ["ashlar-large", "cylinder-wide", "cube-small", "disc"]
     assert poses(3) == poses(3)
     assert poses(3) != poses(4)
     assert run_scene(scene).as_dict()["tremor"] == {"position_mm": 1.0, "angle_deg": 1.0, "seed": 0}
-
-
-@pytest.mark.parametrize("text, key, reason", [
-    ('[tremor]\nposition_mm = -1\n[[towers]]', "tremor.position_mm", "out of range"),
-    ('[tremor]\nangle_deg = "a lot"\n[[towers]]', "tremor.angle_deg", "expected a number"),
-    ('[tremor]\nhand = 1\n[[towers]]', "tremor.hand", "unknown key"),
-    ('seed = 1.5\n[[towers]]', "seed", "whole number"),
-    ('seed = -1\n[[towers]]', "seed", "whole number"),
-    ('hold_seconds = 100\n[[towers]]', "hold_seconds", "out of range"),
-    ('[[towers]]\n[[towers.placements]]\npiece = "egg"\nposition_mm = [0,0,50]\ndrop = 1',
-     "towers[0].placements[0].drop", "true or false"),
-    ('[[towers]]\n[expect]\ndisturbed = [1]', "expect.disturbed", "one per tower"),
-    ('[[towers]]\norder = ["egg"]\n[expect]\nfell_at = [-7]', "expect.fell_at[0]", "not -1"),
-    ('[[towers]]\norder = ["egg"]\n[expect]\nfell_at = [1]', "expect.fell_at[0]", "(0 .. 0)"),
-])
-def test_bad_new_keys_name_the_key(text, key, reason):
-    with pytest.raises(SceneError) as error:
-        parse_scene(text, "bad.toml")
-    assert f"bad.toml: {key}: " in str(error.value) and reason in str(error.value)
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:

@@ -111,9 +111,7 @@ def place_on_top(world: World, piece_id: str, axis_xy: tuple[float, float],
     """The default policy: centred on the axis, most stable face down, just above the top;
     then shaken by the hand's tremor (needs `rng` when the tremor is not zero)."""
     top = max((world.lowest_and_highest(b)[1] for b in tower_bodies), default=0.0)
-    xy, orientation = axis_xy, orientation or most_stable_orientation(piece_id)
-    if tremor:
-        xy, orientation = tremor.shake(xy, orientation, rng)
+    xy, orientation = tremor.shake(axis_xy, orientation or most_stable_orientation(piece_id), rng)
     return _release(world, piece_id, xy, orientation, top, RELEASE_GAP_M)
 
 

@@ -127,9 +127,7 @@ def _place_explicitly(world: World, tower: Tower, placement: Placement, tremor: 
     anything it would overlap; warn when it starts inside another body or in the air."""
     x, y, z = (v / 1000.0 for v in placement.position_mm)
     orientation = pybullet.getQuaternionFromEuler([math.radians(a) for a in placement.rotation_deg])
-    xy = (tower.axis[0] + x, tower.axis[1] + y)
-    if tremor:
-        xy, orientation = tremor.shake(xy, orientation, rng)
+    xy, orientation = tremor.shake((tower.axis[0] + x, tower.axis[1] + y), orientation, rng)
     body = world.add_piece(placement.piece, (*xy, z), orientation, clear_overlap=False)
     where = (f"{tower.path}: towers[{tower.index}].placements[{len(tower.bodies) - 1}] "
              f"({placement.piece})")

@@ -45,14 +45,14 @@ class PhysicsSettings:
     rolling_friction: float = 2e-5
     spinning_friction: float = 4e-5
     # ... and, while a round piece stands on flat faces only (no rolling contact), a lever arm
-    # below any face's half width: it damps the solver's rocking of stacked round pieces and
-    # cannot hold what the face would not; None: the rolling figures everywhere
+    # far below any face's half width: it damps the solver's rocking of stacked round pieces;
+    # None: the rolling figures everywhere
     face_friction: float | None = 7e-4
     material_friction: bool = True  # False: every body at PyBullet's default 0.5
     exact_boxes: bool = True  # cuboids as Bullet boxes rather than hulls
     maximal_coordinates: bool = True  # plain rigid bodies, not one-link multibodies
-    friction_anchor: bool = True  # Bullet's friction drift correction, on pieces that do not
-    # roll (an anchored contact point stays put while a rolling contact moves: see PHYSICS.md)
+    friction_anchor: bool = True  # Bullet's friction drift correction, except on rolling
+    # contacts (an anchored contact point stays put while a rolling one moves: see PHYSICS.md)
     contact_breaking_threshold: float | None = 0.005  # metres; PyBullet default 0.02
     check_every: int = 4  # steps between rest and verdict checks
     rest_linear: float = 0.004  # m/s
@@ -229,18 +229,15 @@ class World:
                                            useMaximalCoordinates=self.settings.maximal_coordinates)
         s = self.settings
         self._give_mass(body, piece_id)
-        rolls = asset.spec.rolls
         self.client.changeDynamics(body, -1,
                                    lateralFriction=self._friction(asset.spec.material.friction),
-                                   restitution=s.restitution,
-                                   rollingFriction=self._lever_arm(s.rolling_friction) if rolls else 0.0,
-                                   spinningFriction=self._lever_arm(s.spinning_friction) if rolls else 0.0,
-                                   frictionAnchor=int(s.friction_anchor))
+                                   restitution=s.restitution)
         if s.sleeping:
             # one threshold for both: rest_linear in m/s and (stricter than rest_angular) rad/s
             self.client.changeDynamics(body, -1, sleepThreshold=s.rest_linear,
                                        activationState=pybullet.ACTIVATION_STATE_ENABLE_SLEEPING)
-        self._bodies[body] = _Body(piece_id, body, inertial, rolls, s.friction_anchor)
+        self._bodies[body] = _Body(piece_id, body, inertial, asset.spec.rolls, s.friction_anchor)
+        self._set_friction(body, s.friction_anchor, on_faces=False, force=True)
         if clear_overlap:
             self.raise_until_clear(body)
         return body
@@ -401,13 +398,13 @@ class World:
         A rolling contact is one where a round piece touches another body at a point or along a
         line: its contact points (closer than 0.1 mm) do not span an area (a ball, a cylinder on
         its side, a cone on its flank, a cube on an apex); a round piece standing on a flat face
-        touches over an area. Bullet's friction anchor keeps a
-        contact point where it was made while friction holds: right for a block on a block
-        (without it, columns creep and fall), wrong where a piece rolls, because the true contact
-        point moves (a ball on a 0.5 degree slope then rolls 40 % too fast). Bullet anchors a
-        contact when either body carries the flag, so a round piece with a rolling contact loses
-        the flag, and so does what it touches. Such pieces get the rolling lever arms; a round
-        piece standing only on faces gets `face_friction` (docs/PHYSICS.md).
+        touches over an area. Bullet's friction anchor keeps a contact point where it was made
+        while friction holds: right for a block on a block (without it, columns creep and fall),
+        wrong where a piece rolls, because the true contact point moves (a ball on a 0.5 degree
+        slope then rolls 40 % too fast). Bullet anchors a contact when either body carries the
+        flag, so a round piece with a rolling contact loses the flag, and so does what it
+        touches. Such pieces get the rolling lever arms; a round piece standing only on faces
+        gets `face_friction` (docs/PHYSICS.md).
         """
         s = self.settings
         round_bodies = {b for b, info in self._bodies.items()
