@@ -1,118 +1,25 @@
-"""Benchmarks behind `bandu-sim bench`: each figure is measured beside its reference in one run.
+"""`bandu-sim bench`: every figure measured beside its reference in one run.
 
-Tanbo: random playouts per second with the incremental rules against the naive reference
-(everything recomputed from scratch each move). Both play the same games: the same seeds and the
-same choice rule (uniform over the sorted legal points), so the ratio compares equal work.
-The incremental rules' own playout fast path (no sorting) is reported as well.
+Tanbo's playouts (simulator/games/tanbo/bench.py), then the physics (simulator/physics/bench.py).
 """
 
 from __future__ import annotations
 
-import random
-import statistics
-import time
-from dataclasses import asdict, dataclass
-
-from simulator.games.tanbo.reference import NaiveTanbo
-from simulator.games.tanbo.rules import new_game
+from simulator.games.tanbo import bench as tanbo_bench
+from simulator.progress import Progress
 
 
-@dataclass
-class TanboFigure:
-    board: str
-    playouts_per_run: int
-    naive_playouts_per_run: int
-    runs: int
-    incremental_per_s: float
-    fast_path_per_s: float
-    naive_per_s: float
-    mean_length: float
-
-    @property
-    def ratio(self) -> float:
-        return self.incremental_per_s / self.naive_per_s
-
-    def as_dict(self) -> dict:
-        return asdict(self) | {"ratio": round(self.ratio, 1)}
-
-
-def _incremental(size: int, seeds: range) -> tuple[float, int]:
-    moves = 0
-    start = time.perf_counter()
-    for seed in seeds:
-        rng = random.Random(seed)
-        state = new_game(size=size)
-        while not state.winner_colour:
-            points = state.legal_points()
-            state.place_index(points[int(rng.random() * len(points))])
-            moves += 1
-    return time.perf_counter() - start, moves
-
-
-def _fast_path(size: int, seeds: range) -> float:
-    start = time.perf_counter()
-    for seed in seeds:
-        rng = random.Random(seed)
-        state = new_game(size=size)
-        while not state.winner_colour:
-            state.random_playout_step(rng)
-    return time.perf_counter() - start
-
-
-def _naive(size: int, seeds: range) -> tuple[float, int]:
-    moves = 0
-    start = time.perf_counter()
-    for seed in seeds:
-        rng = random.Random(seed)
-        game = NaiveTanbo(size, size)
-        while not game.winner:
-            points = game.legal_points()
-            game.play(*points[int(rng.random() * len(points))])
-            moves += 1
-    return time.perf_counter() - start, moves
-
-
-def bench_tanbo(size: int, playouts: int, naive_playouts: int, runs: int) -> TanboFigure:
-    inc, fast, naive = [], [], []
-    lengths = 0
-    for run in range(runs):
-        seeds = range(run * 1000, run * 1000 + playouts)
-        naive_seeds = range(run * 1000, run * 1000 + naive_playouts)
-        seconds, moves = _incremental(size, seeds)
-        inc.append(playouts / seconds)
-        lengths += moves
-        fast.append(playouts / _fast_path(size, seeds))
-        seconds, _ = _naive(size, naive_seeds)
-        naive.append(naive_playouts / seconds)
-    return TanboFigure(f"{size}x{size}", playouts, naive_playouts, runs,
-                       statistics.median(inc), statistics.median(fast), statistics.median(naive),
-                       lengths / (playouts * runs))
-
-
-def run_benchmarks(quick: bool = False, progress=None) -> dict:
-    plan = [(7, 200, 40, 5), (19, 6, 1, 3)]
-    if quick:
-        plan = [(7, 20, 4, 1), (19, 1, 1, 1)]
-    results = []
-    for index, (size, playouts, naive_playouts, runs) in enumerate(plan):
-        if progress:
-            progress(index, len(plan), f"Tanbo {size}x{size}")
-        results.append(bench_tanbo(size, playouts, naive_playouts, runs).as_dict())
-    if progress:
-        progress(len(plan), len(plan), "Tanbo done")
+def run_benchmarks(quick: bool = False, progress: Progress | None = None) -> dict:
     from simulator.physics.bench import run_physics_benchmarks
 
-    return {"tanbo_random_playouts": results, "physics": run_physics_benchmarks(quick, progress)}
+    return (tanbo_bench.run_benchmark(quick, progress)
+            | {"physics": run_physics_benchmarks(quick, progress)})
 
 
 def format_report(report: dict) -> str:
-    lines = ["Tanbo random playouts per second (median of runs; same games for both)",
-             f"{'board':>7} {'incremental':>12} {'fast path':>10} {'naive':>8} {'ratio':>7} {'moves/game':>11}"]
-    for row in report["tanbo_random_playouts"]:
-        lines.append(f"{row['board']:>7} {row['incremental_per_s']:>12.1f} {row['fast_path_per_s']:>10.1f}"
-                     f" {row['naive_per_s']:>8.2f} {row['ratio']:>6.1f}x {row['mean_length']:>11.0f}")
+    text = tanbo_bench.format_report(report)
     if "physics" in report:
         from simulator.physics.bench import format_physics_report
 
-        lines += ["", format_physics_report(report["physics"])]
-    return "\n".join(lines)
+        text += "\n\n" + format_physics_report(report["physics"])
+    return text

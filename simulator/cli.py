@@ -9,13 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 from simulator.core.errors import SimulatorError, UsageError
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2
+    def error(self, message: str) -> NoReturn:  # one line, exit 2
         raise UsageError(message)
 
 
@@ -119,7 +119,16 @@ def _tremor_override(args, scene):
                   scene.tremor.angle_deg if args.tremor_deg is None else args.tremor_deg)
 
 
+def _import_physics_quietly() -> None:
+    """Load the physics world with PyBullet's build-time line silenced: it goes straight to the
+    process's output, where --json must print nothing but JSON."""
+    from simulator.physics.quiet import import_quietly
+
+    import_quietly("simulator.physics.world")
+
+
 def _cmd_stability(args) -> int:
+    _import_physics_quietly()
     from simulator.physics.scene import load_scene
     from simulator.physics.stability import check_expectations, format_reports, run_scene
     from simulator.progress import ProgressBar
@@ -179,6 +188,7 @@ def _cmd_build_meshes(args) -> int:
 
 
 def _cmd_bench(args) -> int:
+    _import_physics_quietly()
     from simulator.bench import format_report, run_benchmarks
     from simulator.progress import ProgressBar
 

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
+from typing import TextIO
+
+# what long jobs report to: (steps done, steps in all, what is being done now)
+Progress = Callable[[int, int, str], None]
 
 
 class ProgressBar:
-    def __init__(self, label: str, stream=None, enabled: bool | None = None, width: int = 30) -> None:
+    def __init__(self, label: str, stream: TextIO | None = None, enabled: bool | None = None,
+                 width: int = 30) -> None:
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
         self.label, self.width = label, width

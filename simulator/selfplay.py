@@ -7,7 +7,6 @@ from typing import Any
 
 from simulator.core import registry
 from simulator.core.controller import COMPUTER, Seat, TurnController
-from simulator.core.errors import SettingsError
 
 
 def play_one(game: str, settings: dict[str, Any], players: list[str], seed: int,
@@ -30,9 +29,7 @@ def selfplay(game: str, games: int, seed: int, players: list[str], settings: dic
              workers: int = 1, progress=None) -> dict[str, Any]:
     info = registry.get_game(game)
     settings = dict(settings or {})
-    state = info.new_game(**settings)          # validates the settings before any work
-    if len(players) != state.num_players:
-        raise SettingsError(f"{info.title} needs {state.num_players} players, got {len(players)}")
+    info.new_game(len(players), **settings)    # validates the settings and the count before any work
     for spec in players:
         info.make_agent(spec)                   # validates the player names
     jobs = [(info.name, settings, players, seed + n) for n in range(games)]

@@ -37,12 +37,13 @@ from scipy.spatial.transform import Rotation
 
 from simulator.physics.scene import Scene
 from simulator.physics.stability import PieceIds, PieceReport, SceneReport, TowerReport
+from simulator.physics.table import FLOOR_Z_M, TABLE_HALF_EXTENTS_M
 from simulator.pieces.catalogue import BY_ID
 from simulator.pieces.meshes import load_piece
 
 GRAVITY = 9.81
-TABLE_HALF = (0.8, 0.5, 0.02)
-FLOOR_Z = -0.75
+TABLE_HALF = TABLE_HALF_EXTENTS_M
+FLOOR_Z = FLOOR_Z_M
 FRICTION = 0.5  # beech on beech; the table is beech
 
 

@@ -47,7 +47,7 @@ def test_selfplay_with_two_workers_gives_the_same_games():
     (["selfplay", "chess"], "unknown game 'chess'"),
     (["selfplay", "tanbo", "--players", "random,wizard"], "unknown player 'wizard'"),
     (["selfplay", "tanbo", "--players", "mcts:godlike,random"], "unknown strength 'godlike'"),
-    (["selfplay", "tanbo", "--players", "random"], "needs 2 players"),
+    (["selfplay", "tanbo", "--players", "random"], "is for 2 players, not 1"),
     (["selfplay", "tanbo", "--games", "0"], "--games must be at least 1"),
     (["selfplay", "tanbo", "--games", "x"], "invalid int value"),
     (["selfplay", "tanbo", "--setting", "size=8"], "size must be one of"),

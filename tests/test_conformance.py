@@ -1,18 +1,37 @@
-"""One conformance test for every registered, playable game: random games from many seeds."""
+"""One conformance test for every registered, playable game (and the house's test games, which
+cover chance, hidden information and outcome nodes): random games from many seeds."""
 
 from __future__ import annotations
 
 import json
 import random
 
+import dice_game  # noqa: F401  (registers the test games)
+import peek_game  # noqa: F401
 import pytest
+import stack_game  # noqa: F401
 
 from simulator.core import registry
 from simulator.core.errors import IllegalAction
-from simulator.core.state import CHANCE, TERMINAL
+from simulator.core.state import CHANCE, OUTCOME, TERMINAL
 
 GAMES = [g.name for g in registry.playable_games()]
 SEEDS = range(12)
+
+
+def check_information(state, rng):
+    """What a seat is given must not depend on what it may not see: two full states that one
+    seat cannot tell apart (the state and a resample of it for that seat) redact alike."""
+    for seat in range(state.num_players):
+        redacted = state.redacted(seat)
+        assert type(redacted) is type(state)
+        other = state.resample(seat, rng)
+        assert other.redacted(seat).to_dict() == redacted.to_dict()
+        assert other.observation(seat) == state.observation(seat)
+        assert redacted.resample(seat, rng).redacted(seat).to_dict() == redacted.to_dict()
+        assert other.current_player() == state.current_player()
+        if state.is_decision_node():
+            assert other.legal_actions() == state.legal_actions() or seat != state.current_player()
 
 
 def random_game(name: str, seed: int, max_moves: int = 5000):
@@ -22,11 +41,19 @@ def random_game(name: str, seed: int, max_moves: int = 5000):
     actions = []
     while not state.is_terminal() and len(actions) < max_moves:
         player = state.current_player()
-        assert player == CHANCE or 0 <= player < state.num_players
+        assert player in (CHANCE, OUTCOME) or 0 <= player < state.num_players
+        if state.hidden_information:
+            check_information(state, rng)
         if player == CHANCE:
             outcomes = state.chance_outcomes()
             assert outcomes and abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
             action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        elif player == OUTCOME:
+            assert state.outcome_request() == json.loads(json.dumps(state.outcome_request()))
+            assert state.legal_actions() == []
+            action = state.sample_outcome(rng)
+            assert state.is_valid_outcome(action)
+            assert state.action_from_str(state.action_to_str(action)) == action
         else:
             legal = state.legal_actions()
             assert legal, "a player to move must have a legal action"
@@ -48,7 +75,9 @@ def random_game(name: str, seed: int, max_moves: int = 5000):
     assert state.legal_actions() == []
     returns = state.returns()
     assert len(returns) == state.num_players and all(-1.0 <= r <= 1.0 for r in returns)
-    assert state.winners() and all(0 <= w < state.num_players for w in state.winners())
+    winners = state.winners()
+    assert all(0 <= w < state.num_players for w in winners)
+    assert winners or registry.get_game(name).info.cooperative, "a competitive game has a winner"
     with pytest.raises(IllegalAction):
         state.apply(actions[-1])
     return actions, state
@@ -73,5 +102,8 @@ def test_same_seed_same_game(name):
 def test_the_clone_does_not_share_state(name):
     state = registry.new_game(name)
     copy = state.clone()
+    rng = random.Random(0)
+    while not copy.is_decision_node():
+        copy.apply(copy.random_action(rng))
     copy.apply(copy.legal_actions()[0])
     assert state.to_dict() == registry.new_game(name).to_dict()

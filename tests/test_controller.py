@@ -128,7 +128,7 @@ BROKEN = {
     "unknown game": (lambda d: json.dumps(d | {"game": "chess"}), "unknown game"),
     "bad settings": (lambda d: json.dumps(d | {"settings": {"size": 8}}), "size must be"),
     "bad seat": (lambda d: json.dumps(d | {"seats": [{"kind": "robot"}, {"kind": "person"}]}), "seat 1"),
-    "too few seats": (lambda d: json.dumps(d | {"seats": [{"kind": "person"}]}), "2 seats"),
+    "too few seats": (lambda d: json.dumps(d | {"seats": [{"kind": "person"}]}), "is for 2 players, not 1"),
     "illegal move": (lambda d: json.dumps(d | {"history": [{"player": 0, "action": "a1"}]}), "move 1 \\(a1\\)"),
     "wrong player": (lambda d: json.dumps(d | {"history": [{"player": 1, "action": "b1"}]}), "seat 0 was to move"),
     "tampered position": (lambda d: json.dumps(d | {"state": d["state"] | {"move_number": 7}}), "do not lead"),

@@ -147,9 +147,9 @@ def test_hover_shows_preview_and_clicks_play(gui):
     _wait_for_person(window, screen)
     assert screen.controller.ply() == 2
     # the computer searched in the app's worker process, not on a thread beside the drawing
-    from concurrent.futures import ProcessPoolExecutor
+    from simulator.core.workers import SearchPool
 
-    assert isinstance(screen.controller._executor, ProcessPoolExecutor)
+    assert isinstance(screen.controller._executor, SearchPool)
     assert screen.controller.search_error is None
 
 

@@ -46,6 +46,25 @@ def test_the_command_line_checks_the_whole_suite_and_says_so():
     assert "warning" not in result.stderr
 
 
+def test_importing_the_physics_leaves_the_process_output_alone():
+    """No module redirects file descriptors when imported (only the command line silences
+    PyBullet's build-time line): a fresh interpreter records every os.dup2 during the import."""
+    import subprocess
+    import sys
+
+    code = ("import os\n"
+            "calls, real_dup2 = [], os.dup2\n"
+            "def recording_dup2(*args, **kwargs):\n"
+            "    calls.append(args)\n"
+            "    return real_dup2(*args, **kwargs)\n"
+            "os.dup2 = recording_dup2\n"
+            "import simulator.physics.stability, simulator.physics.world\n"
+            "os.write(1, f'imported; dup2 calls: {calls}'.encode())\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=120, check=True)
+    assert "imported; dup2 calls: []" in result.stdout
+
+
 @pytest.mark.parametrize("path", VALIDATION, ids=lambda p: p.stem)
 def test_validation_scene(path):
     scene = load_scene(path)

@@ -43,7 +43,7 @@ class GameScreen(Screen):
                                              batch=self.batch, group=MIDDLE)
         self.heading = label(self.info.title, size=26, batch=self.batch, group=FRONT, bold=True, serif=True,
                              color=(236, 206, 150, 255))
-        self.view: GameView = self.info.view_class()(controller, self.batch, self.toast)
+        self.view: GameView = controller.game.view_class()(controller, self.batch, self.toast)
         self.seat_names = []
         self.seat_details = []
         self.seat_icons = []
@@ -189,7 +189,7 @@ class GameScreen(Screen):
         self.help.set_visible(not self.help.visible)
 
     def rematch(self) -> None:
-        self.app.start_game(self.info.name, self.controller.settings, self.controller.seats)
+        self.app.start_game(self.controller.game.name, self.controller.settings, self.controller.seats)
 
     def leave(self) -> None:
         self.controller.close()

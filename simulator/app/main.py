@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import random
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from simulator.app import storage
 from simulator.core import registry
 from simulator.core.controller import Seat, TurnController
 from simulator.core.errors import SaveError, SettingsError, SimulatorError
+from simulator.core.workers import SearchPool
 
 COMPUTER_DELAY = 0.35       # seconds a computer waits after the last move, so people can follow
 
@@ -19,14 +18,14 @@ class App:
     def __init__(self, window) -> None:
         self.window = window
         self.game_screen = None
-        self._search_pool: ProcessPoolExecutor | None = None
+        self._search_pool: SearchPool | None = None
 
-    def search_pool(self) -> ProcessPoolExecutor:
+    def search_pool(self) -> SearchPool:
         """One worker process for computer players, started on first use. A process, not a
         thread: a search holding the GIL stalls drawing (measured: 9 frames in 4 s against 87
         with this process; tools/measure_frame_rate.py)."""
         if self._search_pool is None:
-            self._search_pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._search_pool = SearchPool(workers=1)
         return self._search_pool
 
     def shutdown(self) -> None:

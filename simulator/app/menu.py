@@ -20,14 +20,15 @@ class MenuScreen(Screen):
                               anchor_x="center", color=theme.TEXT_DIM)
         self.game_buttons: list[tuple[Button, object]] = []
         self.blurbs = []
-        for info in registry.all_games():
-            text = info.title if info.available else f"{info.title}  (coming)"
-            button = Button(text, lambda info=info: app.open_new_game(info.name), self.batch,
-                            size=16, width=300, height=46, primary=info.available)
-            button.set_enabled(info.available)
+        for game in registry.all_games():
+            info = game.info
+            text = info.title if game.available else f"{info.title}  (coming)"
+            button = Button(text, lambda name=game.name: app.open_new_game(name), self.batch,
+                            size=16, width=300, height=46, primary=game.available)
+            button.set_enabled(game.available)
             self.buttons.append(button)
             blurb = label(info.blurb, size=11.5, batch=self.batch, group=FRONT, anchor_y="center",
-                          color=theme.TEXT if info.available else theme.TEXT_DIM)
+                          color=theme.TEXT if game.available else theme.TEXT_DIM)
             self.game_buttons.append((button, blurb))
         self.continue_button = Button("Continue last game", app.continue_last, self.batch, width=220)
         self.load_button = Button("Saved games", app.open_saved_games, self.batch, width=160)

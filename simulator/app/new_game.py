@@ -46,12 +46,13 @@ class NewGameScreen(Screen):
     def __init__(self, window, app, game: str) -> None:
         super().__init__(window)
         self.app = app
-        self.info = registry.get_game(game)
+        self.game = registry.get_game(game)
+        self.info = self.game.info
         self.heading = label(f"New game of {self.info.title}", size=28, batch=self.batch, group=FRONT,
                              anchor_x="center", bold=True, serif=True)
         self.blurb = label(self.info.blurb, size=13, batch=self.batch, group=FRONT, anchor_x="center",
                            color=theme.TEXT_DIM)
-        self.strengths = list(self.info.strengths().values())
+        self.strengths = list(self.game.strengths.values())
         seat_options = ["Person"] + [f"Computer: {s.label}" if len(self.strengths) < 3 else s.label
                                      for s in self.strengths]
         self.seat_rows = []

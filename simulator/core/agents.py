@@ -1,10 +1,15 @@
 """Computer players for any game of the GameState protocol.
 
-An Agent chooses an action for the player to move in a state it may not change (it works on
+An Agent chooses an action for the player to move. It is given `state.redacted(player)`, a state
+holding only what its seat may know, never the full state, and must not change it (it works on
 clones). RandomAgent picks uniformly. MCTSAgent is UCT with random playouts, open-loop chance
-handling (chance nodes are sampled by their probabilities), any number of players, an iteration
-budget with an optional wall-clock cap, and an optional evaluator that scores positions where a
-playout is cut short. Strength levels are named presets of those budgets, set per game.
+handling (chance nodes are sampled by their probabilities, outcome nodes by the game's model),
+any number of players, an iteration budget with an optional wall-clock cap, and an optional
+evaluator that scores positions where a playout is cut short. In a game with hidden information
+every iteration plays on a fresh determinization (`resample`) and shares one tree, in which an
+action is tried and chosen only where it is legal in that determinization (information-set
+UCT, Cowling, Powley and Whitehouse 2012). Strength levels are named presets of those budgets,
+set per game.
 """
 
 from __future__ import annotations
@@ -25,7 +30,8 @@ class Agent(Protocol):
     name: str
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
-        """An action for state.current_player(); must not modify `state`."""
+        """An action for state.current_player(), given what that seat may know (a redacted
+        state); must not modify `state`."""
         ...
 
 
@@ -62,11 +68,17 @@ class MCTSAgent:
             return legal[0]
         root = _Node(player=-1)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        me = state.current_player()
         for _ in range(self.iterations):
-            self._iterate(root, state.clone(), rng)
+            if state.hidden_information:
+                self._iterate_determinized(root, state.resample(me, rng), rng)
+            else:
+                self._iterate(root, state.clone(), rng)
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].value))
+        allowed = set(legal)
+        best = max((item for item in root.children.items() if item[0] in allowed),
+                   key=lambda item: (item[1].visits, item[1].value))
         return best[0]
 
     def _iterate(self, root: _Node, state: GameState, rng: random.Random) -> None:
@@ -74,7 +86,7 @@ class MCTSAgent:
         node = root
         # selection and expansion
         while not state.is_terminal():
-            if state.is_chance_node():
+            if not state.is_decision_node():   # chance or outcome: sampled (open loop)
                 state.apply_unchecked(state.random_action(rng))
                 continue
             mover = state.current_player()
@@ -100,8 +112,37 @@ class MCTSAgent:
             if visited.player >= 0:
                 visited.value += rewards[visited.player]
 
-    def _select(self, node: _Node, state: GameState) -> tuple[Action, _Node]:
-        legal = set(state.legal_actions()) if len(node.children) else set()
+    def _iterate_determinized(self, root: _Node, state: GameState, rng: random.Random) -> None:
+        """One iteration on one determinization: the legal actions are this one's own."""
+        path = [root]
+        node = root
+        while not state.is_terminal():
+            if not state.is_decision_node():
+                state.apply_unchecked(state.random_action(rng))
+                continue
+            mover = state.current_player()
+            legal = state.legal_actions()
+            untried = [a for a in legal if a not in node.children]
+            if untried:
+                action = rng.choice(untried)
+                state.apply_unchecked(action)
+                child = _Node(player=mover)
+                node.children[action] = child
+                path.append(child)
+                break
+            action, node = self._select(node, state, set(legal))
+            state.apply_unchecked(action)
+            path.append(node)
+        rewards = self._playout(state, rng)
+        for visited in path:
+            visited.visits += 1
+            if visited.player >= 0:
+                visited.value += rewards[visited.player]
+
+    def _select(self, node: _Node, state: GameState,
+                legal: set[Action] | None = None) -> tuple[Action, _Node]:
+        if legal is None:
+            legal = set(state.legal_actions()) if len(node.children) else set()
         log_n = math.log(node.visits + 1)
         best, best_score = None, -math.inf
         for action, child in node.children.items():

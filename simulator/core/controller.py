@@ -1,16 +1,22 @@
 """The turn controller shared by all games.
 
 It owns the state and the seats (a person, or a computer agent at a strength), resolves chance
-moves with a seeded RNG, runs computer moves on a worker thread (the UI calls `poll()` every
+moves with a seeded RNG, obtains the results of outcome nodes from the resolver it was given
+(physics, dice on screen), runs computer moves off the UI thread (the UI calls `poll()` every
 frame and never blocks), applies people's actions coming from views, keeps the history, undoes,
 saves, loads and autosaves.
 
-Determinism: chance outcomes and agent RNGs are seeded from (seed, ply), so a seed and the
-action list replay a game exactly, whether it was played in one sitting or loaded half way.
+Information: a computer player is given `state.redacted(seat)` and a view `visible_state(viewer)`,
+never the full state.
+
+Determinism: chance outcomes, outcome resolvers and agent RNGs are seeded from (seed, ply), so a
+seed and the action list replay a game exactly, whether it was played in one sitting or loaded
+half way. Outcomes are recorded like moves, so a save replays them without resolving them again.
 
 Undo follows Board Game Arena's policy, read for a table with computer players: a person may
 take back their own last move, together with the computer moves that answered it, until another
-person acts or a chance outcome (a draw, a roll: hidden information) is revealed.
+person acts or something is revealed (a chance draw, an outcome, or a move the game says
+reveals, such as a peek).
 """
 
 from __future__ import annotations
@@ -29,7 +35,9 @@ from typing import Any
 from simulator.core import registry
 from simulator.core.agents import Agent
 from simulator.core.errors import IllegalAction, SaveError, SettingsError
-from simulator.core.state import CHANCE, TERMINAL, Action, GameState
+from simulator.core.outcomes import OutcomeResolver, PendingOutcome
+from simulator.core.state import CHANCE, OUTCOME, TERMINAL, Action, GameState
+from simulator.core.workers import SearchPool
 
 SAVE_FORMAT = "bandu-sim save"
 SAVE_VERSION = 1
@@ -57,8 +65,9 @@ class Seat:
 
 @dataclass(frozen=True)
 class HistoryEntry:
-    player: int        # seat index, or CHANCE
+    player: int        # seat index, CHANCE or OUTCOME
     action: str        # the game's notation
+    reveal: bool = False   # showed something hidden (chance, outcome, a peek): undo stops here
 
 
 def _search(agent: Agent, state: GameState, rng: random.Random) -> Action:
@@ -67,23 +76,27 @@ def _search(agent: Agent, state: GameState, rng: random.Random) -> Action:
 
 
 class TurnController:
-    def __init__(self, game: str | registry.GameInfo, settings: dict[str, Any] | None = None,
+    def __init__(self, game: str | registry.Game, settings: dict[str, Any] | None = None,
                  seats: list[Seat] | None = None, seed: int = 0,
                  autosave_path: str | Path | None = None, computer_delay: float = 0.0,
-                 executor: Executor | None = None) -> None:
-        """`executor` runs computer searches; the window passes a one-process pool so a search
-        never competes with drawing for the GIL. Without one, a private worker thread is used."""
-        self.info = game if isinstance(game, registry.GameInfo) else registry.get_game(game)
+                 executor: Executor | None = None, resolver: OutcomeResolver | None = None) -> None:
+        """`executor` runs computer searches; the window passes a SearchPool so a search never
+        competes with drawing for the GIL. Without one, a private worker thread is used.
+        `resolver` supplies the results of outcome nodes (default: the game's own)."""
+        self.game = registry.get_game(game)
+        self.info = self.game.info
         self.settings = dict(settings or {})
-        self.initial = self.info.new_game(**self.settings)
+        players = len(seats) if seats is not None else None
+        self.initial = self.game.new_game(players, **self.settings)
         self.state = self.initial.clone()
         n = self.state.num_players
         self.seats = list(seats) if seats is not None else [Seat() for _ in range(n)]
         if len(self.seats) != n:
             raise SettingsError(f"{self.info.title} here has {n} seats, not {len(self.seats)}")
         self.seed = seed
+        self.resolver = resolver if resolver is not None else self.game.make_resolver()
         self.agents: list[Agent | None] = [
-            self.info.make_agent(s.agent or "mcts") if s.is_computer else None for s in self.seats]
+            self.game.make_agent(s.agent or "mcts") if s.is_computer else None for s in self.seats]
         self.history: list[HistoryEntry] = []
         self.think_seconds: list[list[float]] = [[] for _ in self.seats]   # blocking play only
         self._before: list[GameState] = []        # state before each history entry
@@ -97,6 +110,9 @@ class TurnController:
         self.search_error: str | None = None
         self._pending: Future | None = None
         self._pending_version = -1
+        self._search_retries = 0
+        self._outcome: PendingOutcome | None = None
+        self._outcome_version = -1
 
     # --- queries ---------------------------------------------------------------------------------
     @property
@@ -116,6 +132,20 @@ class TurnController:
     def is_computer_thinking(self) -> bool:
         return self._pending is not None
 
+    def outcome_in_progress(self) -> PendingOutcome | None:
+        """The outcome being resolved now (a view animates it by its progress()), or None."""
+        return self._outcome
+
+    def person_seats(self) -> list[int]:
+        return [seat for seat, s in enumerate(self.seats) if not s.is_computer]
+
+    def visible_state(self, viewer: int | None) -> GameState:
+        """What a view may draw for `viewer` (a seat): the state without what that seat may not
+        see. None (nobody at the table, e.g. computers only) shows everything."""
+        if viewer is None or not self.state.hidden_information:
+            return self.state
+        return self.state.redacted(viewer)
+
     def ply(self) -> int:
         return len(self.history)
 
@@ -125,7 +155,7 @@ class TurnController:
         p = self.state.current_player()
         if p == TERMINAL:
             raise IllegalAction("the game is over")
-        if p == CHANCE or self.seats[p].is_computer:
+        if p < 0 or self.seats[p].is_computer:
             raise IllegalAction("it is not a person's turn")
         self._record(p, action)
 
@@ -133,7 +163,8 @@ class TurnController:
         before = self.state.clone()
         self.state.apply(action)  # validates; raises IllegalAction and leaves the state unchanged
         self._before.append(before)
-        self.history.append(HistoryEntry(player, before.action_to_str(action)))
+        reveal = player in (CHANCE, OUTCOME) or before.reveals(action)
+        self.history.append(HistoryEntry(player, before.action_to_str(action), reveal))
         self._changed()
 
     def _rng(self, purpose: str) -> random.Random:
@@ -160,6 +191,11 @@ class TurnController:
                 self._resolve_chance()
                 changed = True
                 continue
+            if p == OUTCOME:
+                if not self._poll_outcome():
+                    return changed
+                changed = True
+                continue
             if p < 0 or not self.seats[p].is_computer:
                 return changed
             if self._pending is None:
@@ -176,10 +212,16 @@ class TurnController:
             try:
                 action = future.result()
             except BrokenExecutor as error:
-                # the search process died (killed, out of memory): go on with a private thread
+                # the search process died (killed, out of memory): a SearchPool replaces it; a
+                # pool that cannot be replaced, or fails again, gives way to a private thread
                 self.search_error = f"computer player restarted after: {error}"
-                self._executor, self._owns_executor = None, True
+                self._search_retries += 1
+                if isinstance(self._executor, SearchPool) and self._search_retries <= 2:
+                    self._executor.replace_if_broken()
+                else:
+                    self._executor, self._owns_executor = None, True
                 continue
+            self._search_retries = 0
             self._record(p, action)
             changed = True
 
@@ -189,7 +231,22 @@ class TurnController:
         agent = self.agents[player]
         assert agent is not None
         self._pending_version = self.version
-        self._pending = self._executor.submit(_search, agent, self.state.clone(), self._rng("agent"))
+        self._pending = self._executor.submit(_search, agent, self.state.redacted(player),
+                                              self._rng("agent"))
+
+    def _poll_outcome(self) -> bool:
+        """Start or finish resolving the outcome node; True when its result was applied."""
+        if self._outcome is not None and self._outcome_version != self.version:
+            self._outcome.cancel()      # the position changed (load) while it resolved
+            self._outcome = None
+        if self._outcome is None:
+            self._outcome_version = self.version
+            self._outcome = self.resolver.begin(self.state.clone(), self._rng("outcome"))
+        if not self._outcome.done():
+            return False
+        pending, self._outcome = self._outcome, None
+        self._record(OUTCOME, pending.result())
+        return True
 
     def play_computer_moves(self, limit: int | None = None) -> int:
         """Blocking: play chance and computer moves until a person must act, the game ends, or
@@ -199,11 +256,15 @@ class TurnController:
             p = self.state.current_player()
             if p == CHANCE:
                 self._resolve_chance()
+            elif p == OUTCOME:
+                pending = self._outcome or self.resolver.begin(self.state.clone(), self._rng("outcome"))
+                self._outcome = None
+                self._record(OUTCOME, pending.result())   # waits for the work, not the animation
             elif p >= 0 and self.seats[p].is_computer:
                 agent = self.agents[p]
                 assert agent is not None
                 started = time.perf_counter()
-                action = agent.choose(self.state.clone(), self._rng("agent"))
+                action = agent.choose(self.state.redacted(p), self._rng("agent"))
                 self.think_seconds[p].append(time.perf_counter() - started)
                 self._record(p, action)
             else:
@@ -220,10 +281,10 @@ class TurnController:
     def undo_target(self) -> int | None:
         """Index in history of the move an undo would take back, or None if none may be."""
         for index in range(len(self.history) - 1, -1, -1):
-            player = self.history[index].player
-            if player == CHANCE:
+            entry = self.history[index]
+            if entry.reveal or entry.player < 0:
                 return None
-            if not self.seats[player].is_computer:
+            if not self.seats[entry.player].is_computer:
                 return index
         return None
 
@@ -239,6 +300,9 @@ class TurnController:
         del self._before[index:]
         del self.history[index:]
         self._pending = None          # a search under way is for a position that is gone
+        if self._outcome is not None:
+            self._outcome.cancel()
+            self._outcome = None
         self._changed()
         return True
 
@@ -355,6 +419,9 @@ class TurnController:
         """Forget any search under way; shut down the worker thread if it is the controller's own."""
         if self._pending is not None:
             self._pending.cancel()
+        if self._outcome is not None:
+            self._outcome.cancel()
+            self._outcome = None
         if self._executor is not None and self._owns_executor:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None

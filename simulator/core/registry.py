@@ -1,15 +1,32 @@
-"""The games the program knows: name -> rules module, settings shown on the new-game screen,
-and computer strengths. Game modules are imported only when a game is asked for."""
+"""Where games register themselves, and the typed contract each game fulfils.
+
+A game is a package under `simulator/games/` whose `__init__.py` builds one `Game` (metadata,
+rules, computer strengths, a loader for its view, its outcome resolver, its benchmark) and
+passes it to `register()`, the way OpenSpiel's game modules call `register_game`. Core names no
+game: the first lookup imports every package under `simulator/games/` (pkgutil), and each
+registers itself. Adding a game is its own package and its tests, with no edit elsewhere. Tests
+register their own games (or pass a `Game` straight to the controller).
+
+A game's package may import its pure rules and ai modules; its view (pyglet) is loaded only when
+the window asks for it (`Game.view_class()`), so self-play and the command line never import
+pyglet.
+"""
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from simulator.core.agents import Agent, RandomAgent, Strength, parse_agent_spec
 from simulator.core.errors import SettingsError
+from simulator.core.outcomes import ModelResolver, OutcomeResolver
 from simulator.core.state import GameState
+
+GAMES_PACKAGE = "simulator.games"
+MAX_SEATS = 20
 
 
 @dataclass(frozen=True)
@@ -30,95 +47,183 @@ class Setting:
 
 @dataclass(frozen=True)
 class GameInfo:
-    name: str
+    """What a game says about itself: shown on the menu and the new-game screen."""
+
+    name: str                 # registry key: lower case, words joined by _
     title: str
+    blurb: str
     min_players: int
     max_players: int
-    blurb: str
-    package: str | None = None          # e.g. "simulator.games.tanbo"; None: not built yet
-    settings: tuple[Setting, ...] = field(default_factory=tuple)
+    settings: tuple[Setting, ...] = ()
     seat_names: tuple[str, ...] = ()    # how the rules call the seats, e.g. ("Black", "White")
+    chance: bool = False                # chance nodes (shuffles, draws, dice resolved at once)
+    outcomes: bool = False              # outcome nodes (physics, dice that roll on screen)
+    hidden_information: bool = False    # some seat may not see everything
+    cooperative: bool = False           # all seats win or lose together
+    menu_order: int = 100
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.min_players <= self.max_players <= MAX_SEATS:
+            raise ValueError(f"{self.name}: players must be 1 <= min <= max <= {MAX_SEATS}")
 
     def seat_name(self, seat: int) -> str:
         return self.seat_names[seat] if seat < len(self.seat_names) else f"Player {seat + 1}"
 
     @property
+    def default_players(self) -> int:
+        return max(self.min_players, min(2, self.max_players))
+
+    def kinds(self) -> list[str]:
+        """Words for the menu: 'chance', 'hidden information', 'cooperative' ..."""
+        words = ["cooperative" if self.cooperative else "competitive"]
+        if self.chance or self.outcomes:
+            words.append("chance")
+        words.append("hidden information" if self.hidden_information else "perfect information")
+        return words
+
+
+@dataclass(frozen=True)
+class Game:
+    """The contract between a game package and the rest of the program."""
+
+    info: GameInfo
+    #: the state class (from_dict for loading); None while the game is not playable yet
+    state_class: type[GameState] | None = None
+    #: (players, **settings) -> the starting state; raises SettingsError on bad settings
+    create: Callable[..., GameState] | None = None
+    strengths: Mapping[str, Strength] = field(default_factory=dict)
+    default_strength: str | None = None
+    #: imports and returns the game's view class (pyglet); called by the window only
+    view: Callable[[], type] | None = None
+    #: makes the resolver of the game's outcome nodes (default: the game's own model)
+    resolver: Callable[[], OutcomeResolver] | None = None
+    #: (quick, progress) -> (figures, text): the game's benchmark for `bandu-sim bench`
+    benchmark: Callable[..., tuple[dict, str]] | None = None
+
+    def __post_init__(self) -> None:
+        hidden = self.state_class.hidden_information if self.state_class else None
+        if hidden is not None and hidden != self.info.hidden_information:
+            raise ValueError(f"{self.name}: GameInfo.hidden_information disagrees with "
+                             f"{self.state_class.__name__}.hidden_information")
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def title(self) -> str:
+        return self.info.title
+
+    @property
     def available(self) -> bool:
-        return self.package is not None
+        return self.create is not None and self.state_class is not None
 
-    def _module(self, part: str):
-        if self.package is None:
+    def _require_playable(self) -> None:
+        if not self.available:
             raise SettingsError(f"{self.title} is not playable yet")
-        return importlib.import_module(f"{self.package}.{part}")
 
-    def new_game(self, **settings: Any) -> GameState:
+    def new_game(self, players: int | None = None, **settings: Any) -> GameState:
+        """The starting state for `players` seats (default: the game's usual count)."""
+        self._require_playable()
+        assert self.create is not None
+        players = self.info.default_players if players is None else players
+        low, high = self.info.min_players, self.info.max_players
+        if not low <= players <= high:
+            count = f"{low}" if low == high else f"{low} to {high}"
+            raise SettingsError(f"{self.title} is for {count} players, not {players}")
         try:
-            return self._module("rules").new_game(**settings)
+            return self.create(players, **settings)
         except TypeError as error:
             raise SettingsError(f"bad settings for {self.name}: {error}") from None
 
     def state_from_dict(self, data: dict[str, Any]) -> GameState:
-        return self._module("rules").STATE_CLASS.from_dict(data)
+        self._require_playable()
+        assert self.state_class is not None
+        return self.state_class.from_dict(data)
 
-    def strengths(self) -> dict[str, Strength]:
-        return self._module("ai").STRENGTHS
+    def view_class(self) -> type:
+        """The game's view class (imports pyglet; the app calls this, never the rules)."""
+        if self.view is None:
+            raise SettingsError(f"{self.title} has no view in the window yet")
+        return self.view()
 
-    def view_class(self):
-        """The game's screen content class (imports pyglet; the app calls this, never rules)."""
-        return self._module("view").VIEW_CLASS
+    def make_resolver(self) -> OutcomeResolver:
+        return self.resolver() if self.resolver is not None else ModelResolver()
 
     def make_agent(self, spec: str) -> Agent:
         """'random', 'mcts' (the default strength) or 'mcts:LEVEL'."""
         kind, level = parse_agent_spec(spec)
         if kind == "random" and level is None:
             return RandomAgent()
-        if kind == "mcts":
-            ai = self._module("ai")
-            level = level or ai.DEFAULT_STRENGTH
-            if level not in ai.STRENGTHS:
+        if kind == "mcts" and self.strengths:
+            level = level or self.default_strength or next(iter(self.strengths))
+            if level not in self.strengths:
                 raise SettingsError(
-                    f"unknown strength {level!r} for {self.name}; choose {', '.join(ai.STRENGTHS)}")
-            return ai.STRENGTHS[level].make()
+                    f"unknown strength {level!r} for {self.name}; choose {', '.join(self.strengths)}")
+            return self.strengths[level].make()
+        if kind == "mcts":
+            raise SettingsError(f"{self.title} has no computer strengths; use random")
         raise SettingsError(f"unknown player {spec!r}; use random, mcts or mcts:LEVEL")
 
 
-def _tanbo_settings() -> tuple[Setting, ...]:
-    # every choice names width and height, so a later setting (the classic start) overrides cleanly
-    squares = [Choice(f"{s} x {s}", {"width": s, "height": s}) for s in (7, 11, 15, 19)]
-    rectangles = [Choice(f"{w} x {h}", {"width": w, "height": h})
-                  for w, h in ((5, 7), (7, 9), (9, 11), (11, 13))]
-    return (
-        Setting("board", "Board", tuple(squares + rectangles), default=0),
-        Setting("start", "Start", (Choice("Dense (2026)", {"start": "dense"}),
-                                   Choice("Classic 1993 (19 x 19)", {"start": "classic", "width": 19, "height": 19})),
-                default=0),
-    )
+class Registry:
+    """Games by name. The program's own registry fills itself from simulator/games/."""
+
+    def __init__(self, discover_package: str | None = None) -> None:
+        self._games: dict[str, Game] = {}
+        self._discover_package = discover_package
+        self._discovered = discover_package is None
+
+    def register(self, game: Game) -> Game:
+        known = self._games.get(game.name)
+        if known is not None and known is not game:
+            raise ValueError(f"two games are registered as {game.name!r}")
+        self._games[game.name] = game
+        return game
+
+    def _discover(self) -> None:
+        if self._discovered:
+            return
+        self._discovered = True
+        assert self._discover_package is not None
+        package = importlib.import_module(self._discover_package)
+        for module in pkgutil.iter_modules(package.__path__, f"{self._discover_package}."):
+            if module.ispkg:
+                importlib.import_module(module.name)   # its __init__ registers the game
+
+    def all(self) -> tuple[Game, ...]:
+        self._discover()
+        return tuple(sorted(self._games.values(), key=lambda g: (g.info.menu_order, g.name)))
+
+    def get(self, name: str) -> Game:
+        self._discover()
+        key = name.strip().lower().replace("-", "_").replace(" ", "_")
+        if key in self._games:
+            return self._games[key]
+        raise SettingsError(f"unknown game {name!r}; choose one of "
+                            f"{', '.join(g.name for g in self.all())}")
 
 
-def all_games() -> tuple[GameInfo, ...]:
-    return (
-        GameInfo("bandu", "Bandu", 2, 8, "Bid beans, stack wooden pieces, keep your tower standing."),
-        GameInfo("tanbo", "Tanbo", 2, 2, "Grow your roots, bound your opponent's, clear the board.",
-                 package="simulator.games.tanbo", settings=_tanbo_settings(),
-                 seat_names=("Black", "White")),
-        GameInfo("bandida", "Bandida", 1, 4, "Close every tunnel before Bandida escapes."),
-        GameInfo("bunko", "Bunko", 4, 12, "Roll three dice with your partner, table by table."),
-        GameInfo("buddel_bande", "Buddel Bande", 2, 4, "Move the moles home, mind the dog."),
-    )
+_GAMES = Registry(discover_package=GAMES_PACKAGE)
 
 
-def get_game(name: str) -> GameInfo:
-    key = name.strip().lower().replace("-", "_").replace(" ", "_")
-    for info in all_games():
-        if info.name == key:
-            return info
-    raise SettingsError(f"unknown game {name!r}; choose one of {', '.join(g.name for g in all_games())}")
+def register(game: Game) -> Game:
+    """Called by each game package's __init__ with its Game."""
+    return _GAMES.register(game)
 
 
-def playable_games() -> list[GameInfo]:
+def get_game(name: str | Game) -> Game:
+    return name if isinstance(name, Game) else _GAMES.get(name)
+
+
+def all_games() -> tuple[Game, ...]:
+    return _GAMES.all()
+
+
+def playable_games() -> list[Game]:
     return [g for g in all_games() if g.available]
 
 
-def new_game(name: str, **settings: Any) -> GameState:
+def new_game(name: str, players: int | None = None, **settings: Any) -> GameState:
     """The initial state of game `name` with the given settings."""
-    return get_game(name).new_game(**settings)
+    return get_game(name).new_game(players, **settings)

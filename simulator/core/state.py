@@ -1,8 +1,24 @@
 """The game protocol every game implements, and a base class with its shared defaults.
 
-Modelled on OpenSpiel's State: whose turn (a seat index, CHANCE or TERMINAL), sorted legal
-actions, apply with validation, chance outcomes, returns, clone, JSON round trip, per-player
-observation and a readable move notation. Actions are small frozen dataclasses.
+Modelled on OpenSpiel's State: whose turn (a seat index, CHANCE, OUTCOME or TERMINAL), sorted
+legal actions, apply with validation, chance outcomes, returns, clone, JSON round trip, per-player
+observation and a readable move notation. Actions are small frozen dataclasses; the state is
+generic in its action type, so a game's overrides are type-checked against its own actions.
+
+Three kinds of node decide what happens next:
+- a seat's node: that player chooses one of `legal_actions()`;
+- CHANCE: the controller draws one of `chance_outcomes()` with its seeded RNG, at once;
+- OUTCOME: the result comes from outside the rules (the physics of a Bandu placement, a dice roll
+  that lands on screen). `outcome_request()` says what is to be resolved; the controller hands
+  it to the resolver it was given (core/outcomes.py) without blocking the window, and applies the
+  result as an action, validated by `is_valid_outcome`. Search uses `sample_outcome(rng)`, the
+  game's own fast model of that result.
+
+Hidden information: `observation(player)` is what a seat may see (JSON-safe, for views and
+logs); `redacted(player)` is a state holding nothing that seat may not know, and is all a
+computer player is ever given; `resample(player, rng)` turns such a state into a full state
+consistent with what the seat has seen (a determinization), on which search can play. A player's
+action that reveals something (a peek) says so through `reveals(action)`, and undo stops there.
 """
 
 from __future__ import annotations
@@ -10,21 +26,25 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, ClassVar, Generic, TypeVar
 
 from simulator.core.errors import IllegalAction
 
 CHANCE = -1
 TERMINAL = -2
+OUTCOME = -3
 
 Action = Hashable
+A = TypeVar("A", bound=Hashable)
 
 
-class GameState(ABC):
-    """Abstract game state. Subclasses implement the abstract methods; the rest has defaults."""
+class GameState(ABC, Generic[A]):
+    """Abstract game state over action type A. Subclasses implement the abstract methods."""
 
-    #: registry name of the game, e.g. "tanbo"
-    game_name: str = ""
+    #: registry name of the game (GameInfo.name)
+    game_name: ClassVar[str] = ""
+    #: True when some seat may not see all of the state (hands, face-down tiles, a draw pile)
+    hidden_information: ClassVar[bool] = False
 
     # --- whose turn -------------------------------------------------------------------------
     @property
@@ -33,7 +53,7 @@ class GameState(ABC):
 
     @abstractmethod
     def current_player(self) -> int:
-        """Seat index 0..n-1, or CHANCE, or TERMINAL."""
+        """Seat index 0..n-1, or CHANCE, OUTCOME or TERMINAL."""
 
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
@@ -41,47 +61,78 @@ class GameState(ABC):
     def is_chance_node(self) -> bool:
         return self.current_player() == CHANCE
 
+    def is_outcome_node(self) -> bool:
+        return self.current_player() == OUTCOME
+
+    def is_decision_node(self) -> bool:
+        """A seat chooses here (not chance, not an outcome, not the end)."""
+        return self.current_player() >= 0
+
     # --- actions ----------------------------------------------------------------------------
     @abstractmethod
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> list[A]:
         """Sorted, deterministic list of the actions the player to move may take."""
 
-    def is_legal(self, action: Action) -> bool:
+    def is_legal(self, action: A) -> bool:
+        if self.is_outcome_node():
+            return self.is_valid_outcome(action)
+        if self.is_chance_node():
+            return any(action == outcome for outcome, _ in self.chance_outcomes())
         return action in self.legal_actions()
 
-    def illegal_reason(self, action: Action) -> str:
+    def illegal_reason(self, action: A) -> str:
         """Why `action` is illegal here; games override this with a more precise reason."""
         if self.is_terminal():
             return "the game is over"
         return f"{self.action_to_str(action)} is not a legal move now"
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: A) -> None:
         """Apply a validated action; raises IllegalAction with a readable reason."""
         if self.is_terminal() or not self.is_legal(action):
             raise IllegalAction(self.illegal_reason(action))
         self.apply_unchecked(action)
 
     @abstractmethod
-    def apply_unchecked(self, action: Action) -> None:
+    def apply_unchecked(self, action: A) -> None:
         """Apply an action known to be legal (used by search)."""
 
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
+    def chance_outcomes(self) -> list[tuple[A, float]]:
         """(outcome, probability) pairs at a chance node; empty for games without chance."""
         return []
 
-    def random_action(self, rng: random.Random) -> Action:
-        """A uniformly random legal action (chance nodes: drawn by probability).
-
-        Games override this with something faster for playouts."""
+    def random_action(self, rng: random.Random) -> A:
+        """A uniformly random legal action; at chance nodes drawn by probability, at outcome
+        nodes from the game's model. Games override this with something faster for playouts."""
         if self.is_chance_node():
             outcomes = self.chance_outcomes()
             return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
+        if self.is_outcome_node():
+            return self.sample_outcome(rng)
         return rng.choice(self.legal_actions())
+
+    def reveals(self, action: A) -> bool:
+        """True when this player's action shows a seat something it had not seen (a peek, a
+        draw): undo cannot take it back. Chance and outcomes always reveal."""
+        return False
+
+    # --- outcome nodes ------------------------------------------------------------------------
+    def outcome_request(self) -> dict[str, Any]:
+        """At an outcome node, what the resolver is to decide (JSON-safe)."""
+        return {}
+
+    def is_valid_outcome(self, action: A) -> bool:
+        """Whether `action` is a well-formed result for this outcome node."""
+        return False
+
+    def sample_outcome(self, rng: random.Random) -> A:
+        """A result for this outcome node from the game's own model (search, instant tests)."""
+        raise NotImplementedError(f"{type(self).__name__} has no model of its outcomes")
 
     # --- outcome ----------------------------------------------------------------------------
     @abstractmethod
     def returns(self) -> list[float]:
-        """Per seat, in [-1, 1]; meaningful at the end (all zeros before)."""
+        """Per seat, in [-1, 1]; meaningful at the end (all zeros before). A cooperative game
+        gives every seat the same value, and a lost game may leave nobody with more than 0."""
 
     def winners(self) -> list[int]:
         if not self.is_terminal():
@@ -92,7 +143,7 @@ class GameState(ABC):
 
     # --- copies and serialisation -------------------------------------------------------------
     @abstractmethod
-    def clone(self) -> GameState: ...
+    def clone(self) -> GameState[A]: ...
 
     @abstractmethod
     def to_dict(self) -> dict[str, Any]:
@@ -100,19 +151,29 @@ class GameState(ABC):
 
     @classmethod
     @abstractmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameState:
+    def from_dict(cls, data: dict[str, Any]) -> GameState[A]:
         """Inverse of to_dict; validates and raises ValueError saying what is wrong."""
 
+    # --- information --------------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
-        """What `player` may see; games with hidden information override this."""
+        """What `player` may see (JSON-safe); games with hidden information override this."""
         return self.to_dict()
+
+    def redacted(self, player: int) -> GameState[A]:
+        """A copy holding only what `player` may know; what a computer player is given."""
+        return self.clone()
+
+    def resample(self, player: int, rng: random.Random) -> GameState[A]:
+        """A full state consistent with what `player` has seen, hidden parts drawn at random.
+        Works on a redacted state (it must never need what `player` may not see)."""
+        return self.clone()
 
     # --- notation ---------------------------------------------------------------------------
     @abstractmethod
-    def action_to_str(self, action: Action) -> str: ...
+    def action_to_str(self, action: A) -> str: ...
 
     @abstractmethod
-    def action_from_str(self, text: str) -> Action:
+    def action_from_str(self, text: str) -> A:
         """Parse the notation of action_to_str; raises IllegalAction on bad text."""
 
     def __eq__(self, other: object) -> bool:

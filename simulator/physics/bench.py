@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
+from functools import partial
 from importlib import resources
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from simulator.physics.placement import resting_faces
 from simulator.physics.scene import DEFAULT_SETTLE_SECONDS, Placement, TowerSpec, load_scene
 from simulator.physics.stability import PieceIds, Tower, build_tower, place_and_settle
 from simulator.physics.world import PhysicsSettings, World
+from simulator.progress import Progress
 
 TWENTY_MIXED = ("ashlar-large", "slab-square", "cylinder-wide", "plank-long", "cube-large", "disc",
                 "arch", "ashlar-medium", "cross-flat", "plank-short", "cylinder-tall",
@@ -115,23 +118,23 @@ def _verdict_time(settings: PhysicsSettings, repeats: int) -> dict:
             "placements": repeats, "fell": sum(outcomes)}
 
 
-def run_physics_benchmarks(quick: bool = False, progress=None) -> dict:
+def run_physics_benchmarks(quick: bool = False, progress: Progress | None = None) -> dict:
     kinds = ("chosen", "pybullet_defaults")
-    plan = [(f"{name} ({k})",
-             lambda k=k, name=name, f=f, p=p: (name, k, _tower_rtf(p, _settings(k), f)))
-            for name, (f, p) in BENCH_TOWERS.items() if not quick or name == "tower_20"
-            for k in kinds]
+    # (progress label, figure's name, settings' kind, the measurement)
+    plan: list[tuple[str, str, str, Callable[[], dict]]] = [
+        (f"{name} ({k})", name, k, partial(_tower_rtf, p, _settings(k), f))
+        for name, (f, p) in BENCH_TOWERS.items() if not quick or name == "tower_20"
+        for k in kinds]
     if not quick:
-        plan += [(f"54-piece table ({k})", lambda k=k: ("table_54", k, _table_rtf(_settings(k))))
+        plan += [(f"54-piece table ({k})", "table_54", k, partial(_table_rtf, _settings(k)))
                  for k in kinds]
-    plan += [(f"verdict ({k})", lambda k=k: ("verdict_15", k, _verdict_time(_settings(k), 3 if quick else 10)))
-             for k in kinds]
+    plan += [(f"verdict ({k})", "verdict_15", k,
+              partial(_verdict_time, _settings(k), 3 if quick else 10)) for k in kinds]
     report: dict = {}
-    for index, (label, job) in enumerate(plan):
+    for index, (label, name, kind, measure) in enumerate(plan):
         if progress:
             progress(index, len(plan), label)
-        name, kind, figures = job()
-        report.setdefault(name, {})[kind] = figures
+        report.setdefault(name, {})[kind] = measure()
     if progress:
         progress(len(plan), len(plan), "done")
     return report

@@ -24,6 +24,7 @@ from scipy.spatial import ConvexHull
 
 from simulator.physics.tremor import NO_TREMOR, Tremor
 from simulator.physics.world import Quat, World, support_points
+from simulator.pieces.geometry import vec3
 
 RELEASE_GAP_M = 0.0005
 
@@ -48,8 +49,8 @@ def _quaternion_turning(a: np.ndarray, b: np.ndarray) -> Quat:
         return (float(axis[0]), float(axis[1]), float(axis[2]), 0.0)
     cross = np.cross(a, b)
     q = np.array([cross[0], cross[1], cross[2], 1 + dot])
-    q /= np.linalg.norm(q)
-    return tuple(float(v) for v in q)
+    x, y, z, w = (float(v) for v in q / np.linalg.norm(q))
+    return x, y, z, w
 
 
 @cache
@@ -81,7 +82,7 @@ def resting_faces(piece_id: str) -> tuple[RestingFace, ...]:
         margin = float(np.min(-polygon.equations[:, 2]))
         if margin <= 0:
             continue
-        faces.append(RestingFace(tuple(float(c) for c in normal),
+        faces.append(RestingFace(vec3(normal),
                                  _quaternion_turning(normal, np.array([0, 0, -1.0])),
                                  float(height), math.degrees(math.atan2(margin, height)),
                                  float(polygon.volume) * 1e6))

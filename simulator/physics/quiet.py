@@ -1,15 +1,19 @@
 """Silence what PyBullet's C code prints (its build time on import, `argv[0]=` on connect).
 
 It writes to the process's file descriptors 1 and 2 directly, so Python's sys.stdout cannot
-catch it; `bandu-sim stability --json` must print nothing but JSON.
+catch it; `bandu-sim stability --json` must print nothing but JSON. No module silences anything
+when it is imported: the world silences its own connect, and the command line, which owns the
+process's output, imports PyBullet through `import_quietly`.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import ModuleType
 
 
 @contextmanager
@@ -27,3 +31,10 @@ def quiet_c_output() -> Iterator[None]:
         os.dup2(saved[1], 2)
         for fd in (*saved, devnull):
             os.close(fd)
+
+
+def import_quietly(module: str) -> ModuleType:
+    """Import `module` with C output silenced: the first import of PyBullet prints its build
+    time. Once imported, later imports of the module (and of PyBullet) print nothing."""
+    with quiet_c_output():
+        return importlib.import_module(module)

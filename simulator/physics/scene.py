@@ -34,15 +34,19 @@ import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 from simulator.core.errors import SceneError
+from simulator.physics.table import TABLE_HALF_EXTENTS_M
 from simulator.physics.tremor import NO_TREMOR, Tremor
 from simulator.pieces.catalogue import BY_ID
 
 DEFAULT_SETTLE_SECONDS = 3.0
 TOWER_SPACING_MM = 250.0
-TABLE_LIMIT_MM = (780.0, 480.0)  # |x|, |y| of a foundation's centre on the 1.6 x 1.0 m table
+FOUNDATION_EDGE_MARGIN_MM = 20.0  # a foundation's centre stays this far inside the table's edge
+# the largest |x| and |y| of a foundation's centre
+TABLE_LIMIT_MM = (TABLE_HALF_EXTENTS_M[0] * 1000.0 - FOUNDATION_EDGE_MARGIN_MM,
+                  TABLE_HALF_EXTENTS_M[1] * 1000.0 - FOUNDATION_EDGE_MARGIN_MM)
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,11 @@ class _Reader:
     def get(self, key: str, default: Any = None) -> Any:
         return self.table.get(key, default)
 
+    @overload
+    def number(self, key: str, default: float, low: float, high: float) -> float: ...
+    @overload
+    def number(self, key: str, default: None, low: float, high: float) -> float | None: ...
+
     def number(self, key: str, default: float | None, low: float, high: float) -> float | None:
         value = self.table.get(key, default)
         if value is None:
@@ -129,6 +138,13 @@ class _Reader:
             raise self.fail(key, f"{value} is out of range [{low:g}, {high:g}]")
         return float(value)
 
+    @overload
+    def vector(self, key: str, length: Literal[2], low: float, high: float
+               ) -> tuple[float, float] | None: ...
+    @overload
+    def vector(self, key: str, length: Literal[3], low: float, high: float
+               ) -> tuple[float, float, float] | None: ...
+
     def vector(self, key: str, length: int, low: float, high: float) -> tuple[float, ...] | None:
         value = self.table.get(key)
         if value is None:
@@ -143,9 +159,9 @@ class _Reader:
             raise self.fail(key, f"expected true or false, got {value!r}")
         return value
 
-    def string(self, key: str, default: str | None) -> str | None:
+    def string(self, key: str, default: str) -> str:
         value = self.table.get(key, default)
-        if value is not None and not isinstance(value, str):
+        if not isinstance(value, str):
             raise self.fail(key, f"expected a string, got {value!r}")
         return value
 

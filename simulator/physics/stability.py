@@ -25,6 +25,7 @@ from simulator.physics.placement import place_on_table, place_on_top
 from simulator.physics.scene import Placement, Scene, TowerSpec
 from simulator.physics.tremor import NO_TREMOR, Tremor
 from simulator.physics.world import PhysicsSettings, Quat, Vec3, World, pybullet
+from simulator.pieces.geometry import vec3
 
 DISTURBED_MM = 5.0
 DISTURBED_DEG = 10.0
@@ -125,8 +126,10 @@ def _place_explicitly(world: World, tower: Tower, placement: Placement, tremor: 
                       rng: np.random.Generator | None) -> int:
     """Release a piece at the placement's pose (shaken by the tremor), raised just clear of
     anything it would overlap; warn when it starts inside another body or in the air."""
+    assert placement.position_mm is not None, "an explicit placement has a position"
     x, y, z = (v / 1000.0 for v in placement.position_mm)
-    orientation = pybullet.getQuaternionFromEuler([math.radians(a) for a in placement.rotation_deg])
+    rotation_deg = placement.rotation_deg or (0.0, 0.0, 0.0)
+    orientation = pybullet.getQuaternionFromEuler([math.radians(a) for a in rotation_deg])
     xy, orientation = tremor.shake((tower.axis[0] + x, tower.axis[1] + y), orientation, rng)
     body = world.add_piece(placement.piece, (*xy, z), orientation, clear_overlap=False)
     where = (f"{tower.path}: towers[{tower.index}].placements[{len(tower.bodies) - 1}] "
@@ -191,7 +194,7 @@ def _report(world: World, tower: Tower) -> TowerReport:
     for body, piece_id, (position0, orientation0) in zip(tower.bodies, tower.ids, tower.released,
                                                          strict=True):
         position, orientation = world.pose(body)
-        pieces.append(PieceReport(piece_id, tuple(v * 1000.0 for v in position),
+        pieces.append(PieceReport(piece_id, vec3(v * 1000.0 for v in position),
                                   world.touches_ground(body),
                                   math.dist(position, position0) * 1000.0,
                                   _tilt_deg(orientation0, orientation)))

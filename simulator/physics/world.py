@@ -13,20 +13,18 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
+import pybullet
+from pybullet_utils import bullet_client
 
 from simulator.physics.quiet import quiet_c_output
+from simulator.physics.table import FLOOR_Z_M, TABLE_HALF_EXTENTS_M
+from simulator.pieces.geometry import Vec3, vec3
 from simulator.pieces.materials import BEECH
 from simulator.pieces.meshes import exact_parts, load_piece
 
-with quiet_c_output():
-    import pybullet
-    from pybullet_utils import bullet_client
-
-Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
 
-TABLE_HALF_EXTENTS = (0.8, 0.5, 0.02)  # a 1.6 m x 1.0 m table top, its surface at z = 0
-FLOOR_Z = -0.75
+FLOOR_Z = FLOOR_Z_M
 GRAVITY = 9.81
 
 
@@ -97,11 +95,11 @@ def _principal_axes(inertia: tuple[tuple[float, ...], ...]) -> tuple[tuple[float
     tensor = np.array(inertia)
     off_diagonal = np.abs(tensor - np.diag(np.diag(tensor))).max()
     if off_diagonal <= 1e-6 * np.abs(tensor).max():
-        return tuple(float(v) for v in np.diag(tensor)), (0.0, 0.0, 0.0, 1.0)
+        return vec3(np.diag(tensor)), (0.0, 0.0, 0.0, 1.0)
     moments, axes = np.linalg.eigh(tensor)
     if np.linalg.det(axes) < 0:
         axes[:, 2] *= -1
-    return tuple(float(v) for v in moments), _matrix_to_quaternion(axes)
+    return vec3(moments), _matrix_to_quaternion(axes)
 
 
 def _matrix_to_quaternion(m: np.ndarray) -> Quat:
@@ -163,10 +161,11 @@ class World:
         self._steps = 0
         self._shapes: dict[str, int] = {}
         self._bodies: dict[int, _Body] = {}
+        # the table top's surface at z = 0
         table_shape = self.client.createCollisionShape(pybullet.GEOM_BOX,
-                                                       halfExtents=TABLE_HALF_EXTENTS)
+                                                       halfExtents=TABLE_HALF_EXTENTS_M)
         self.table = self.client.createMultiBody(0, table_shape,
-                                                 basePosition=(0, 0, -TABLE_HALF_EXTENTS[2]))
+                                                 basePosition=(0, 0, -TABLE_HALF_EXTENTS_M[2]))
         floor_shape = self.client.createCollisionShape(pybullet.GEOM_PLANE)
         self.floor = self.client.createMultiBody(0, floor_shape, basePosition=(0, 0, FLOOR_Z))
         for ground in (self.table, self.floor):
@@ -439,8 +438,9 @@ class World:
             self.client.changeDynamics(body, -1, frictionAnchor=int(anchored))
         if info.rolls and (on_faces != info.on_faces or force):
             info.on_faces = on_faces
-            rolling_arm = s.face_friction if on_faces else s.rolling_friction
-            spinning_arm = s.face_friction if on_faces else s.spinning_friction
+            face_arm = s.face_friction if on_faces else None  # on faces only with a face_friction
+            rolling_arm = s.rolling_friction if face_arm is None else face_arm
+            spinning_arm = s.spinning_friction if face_arm is None else face_arm
             self.client.changeDynamics(body, -1, rollingFriction=self._lever_arm(rolling_arm),
                                        spinningFriction=self._lever_arm(spinning_arm))
 

@@ -64,12 +64,17 @@ class PieceSpec:
 
 # --- builders -------------------------------------------------------------------------------
 
-def _cuboid(sx: float, sy: float, sz: float) -> Builder:
-    def build(d: Detail) -> list[g.Part]:
-        return [g.centred_box(sx, sy, sz)]
+@dataclass(frozen=True)
+class _Cuboid:
+    """A cuboid's builder; its size tells the catalogue to simulate it as an exact box."""
+    box_mm: tuple[float, float, float]
 
-    build.box_mm = (sx, sy, sz)
-    return build
+    def __call__(self, d: Detail) -> list[g.Part]:
+        return [g.centred_box(*self.box_mm)]
+
+
+def _cuboid(sx: float, sy: float, sz: float) -> _Cuboid:
+    return _Cuboid((sx, sy, sz))
 
 
 def _cylinder(diameter: float, height: float) -> Builder:
@@ -320,7 +325,7 @@ def _entries() -> list[PieceSpec]:
     def p(id_: str, name: str, material: Material, size: str, build: Builder, convex: bool,
           count: int = 1, sphere: float | None = None) -> PieceSpec:
         return PieceSpec(id_, name, count, material, size, build, convex, sphere,
-                         getattr(build, "box_mm", None))
+                         build.box_mm if isinstance(build, _Cuboid) else None)
 
     return [
         p("base", "base block", B, "100 x 50 x 25", _cuboid(100, 50, 25), True, count=6),

@@ -8,11 +8,18 @@ parts' volumes and the holes and notches between parts stay open.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
 Part = np.ndarray
+Vec3 = tuple[float, float, float]
+
+
+def vec3(values: Iterable[float]) -> Vec3:
+    """Three numbers (a numpy row, a generator ...) as a tuple of Python floats."""
+    x, y, z = values
+    return float(x), float(y), float(z)
 
 
 def box(x0: float, x1: float, y0: float, y1: float, z0: float, z1: float) -> Part:

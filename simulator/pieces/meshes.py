@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import trimesh
@@ -27,6 +28,8 @@ from scipy.optimize import linprog
 from scipy.spatial import ConvexHull, HalfspaceIntersection
 
 from simulator.pieces.catalogue import BY_ID, CATALOGUE, COLLISION, VISUAL, PieceSpec
+from simulator.pieces.geometry import vec3
+from simulator.progress import Progress
 
 GENERATOR_VERSION = 1
 COLLISION_MARGIN_M = 0.001  # what PyBullet puts around every convex hull
@@ -104,7 +107,8 @@ def inset_hull(points: np.ndarray, margin: float) -> np.ndarray:
 def build_piece(spec: PieceSpec) -> BuiltPiece:
     density = spec.material.density
     fine = [_hull(np.asarray(p, float) / 1000.0) for p in spec.build(VISUAL)]
-    solid = trimesh.util.concatenate(fine)
+    # trimesh types concatenate's result as any Geometry; meshes concatenate to a mesh
+    solid = cast(trimesh.Trimesh, trimesh.util.concatenate(fine))
     if spec.sphere_radius_mm:
         volume, mass, inertia = _sphere_mass(spec.sphere_radius_mm / 1000.0, density)
         com = solid.bounds.mean(axis=0)
@@ -121,8 +125,8 @@ def build_piece(spec: PieceSpec) -> BuiltPiece:
     physics_parts = [inset_hull(part, COLLISION_MARGIN_M) for part in parts]
     extents = solid.bounds[1] - solid.bounds[0]
     return BuiltPiece(spec, visual, parts, physics_parts, volume, mass, inertia,
-                      tuple(round(float(v) * 1000, 3) for v in extents),
-                      tuple(float(v) * 1000 for v in com))
+                      vec3(round(float(v) * 1000, 3) for v in extents),
+                      vec3(float(v) * 1000 for v in com))
 
 
 # --- files ----------------------------------------------------------------------------------
@@ -137,7 +141,7 @@ def visual_obj(piece: BuiltPiece) -> str:
     lines = [f"# {piece.spec.id}: visual mesh (metres, origin at the centre of mass)",
              f"o {piece.spec.id}"]
     lines += [f"v {_fmt(v)}" for v in mesh.vertices]
-    lines += [f"vn {_fmt(n)}" for n in np.round(mesh.vertex_normals, 5)]
+    lines += [f"vn {_fmt(n)}" for n in mesh.vertex_normals.round(5)]
     lines += [f"f {a + 1}//{a + 1} {b + 1}//{b + 1} {c + 1}//{c + 1}" for a, b, c in mesh.faces]
     return "\n".join(lines) + "\n"
 
@@ -155,7 +159,7 @@ def collision_obj(piece: BuiltPiece) -> str:
     return "\n".join(lines) + "\n"
 
 
-def generate_files(progress=None) -> dict[str, str]:
+def generate_files(progress: Progress | None = None) -> dict[str, str]:
     """Every asset file's name and text, in catalogue order."""
     files: dict[str, str] = {}
     facts = {}
@@ -179,7 +183,7 @@ def assets_dir() -> Path:
     return Path(str(resources.files("simulator") / "assets" / "meshes"))
 
 
-def write_assets(directory: Path | None = None, progress=None) -> list[Path]:
+def write_assets(directory: Path | None = None, progress: Progress | None = None) -> list[Path]:
     directory = directory or assets_dir()
     directory.mkdir(parents=True, exist_ok=True)
     written = []

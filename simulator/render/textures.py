@@ -2,11 +2,23 @@
 
 Everything is generated from a seed at start-up (no image files to ship) and turned into
 pyglet images; functions named *_pixels return the RGBA arrays so tests can check them.
+An image made here may be kept and shown in several windows: it makes its texture once per GL
+context (once per group of contexts that share objects), so no window draws with a texture
+that belongs to another window's context. pyglet is imported on first use only: importing its
+image module opens the display, and the *_pixels functions need none.
 """
 
 from __future__ import annotations
 
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from pyglet.image import ImageData
+
+RGB = tuple[int, int, int]
 
 
 def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cells: tuple[int, int]) -> np.ndarray:
@@ -25,8 +37,8 @@ def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cells: tuple
     return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
 
 
-def wood_pixels(width: int, height: int, seed: int = 1, light=(222, 178, 112), dark=(168, 118, 62),
-                ring_count: float = 14.0) -> np.ndarray:
+def wood_pixels(width: int, height: int, seed: int = 1, light: RGB = (222, 178, 112),
+                dark: RGB = (168, 118, 62), ring_count: float = 14.0) -> np.ndarray:
     """RGBA uint8 (height, width, 4): plain-sawn board, grain running along x."""
     rng = np.random.default_rng(seed)
     yy = np.linspace(0.0, 1.0, height)[:, None]
@@ -84,15 +96,37 @@ def shadow_pixels(size: int, softness: float = 0.35) -> np.ndarray:
     return out
 
 
-def to_image(pixels: np.ndarray):
-    """numpy RGBA (rows bottom to top) -> pyglet ImageData."""
-    import pyglet
-
+def to_image(pixels: np.ndarray) -> ImageData:
+    """numpy RGBA (rows bottom to top) -> a pyglet image with a texture per GL context."""
     h, w = pixels.shape[:2]
-    return pyglet.image.ImageData(w, h, "RGBA", np.ascontiguousarray(pixels).tobytes(), pitch=w * 4)
+    return _image_class()(w, h, "RGBA", np.ascontiguousarray(pixels).tobytes(), pitch=w * 4)
 
 
-def centred(image):
+@cache
+def _image_class() -> type[ImageData]:
+    """pyglet's ImageData keeps the first texture it makes and hands it to every context; this
+    subclass keeps one per GL object space (what contexts that share objects have in common)."""
+    from pyglet import gl
+    from pyglet.gl.base import ObjectSpace
+    from pyglet.image import ImageData, Texture
+
+    class ImagePerContext(ImageData):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._textures: dict[ObjectSpace, Texture] = {}
+
+        def get_texture(self, rectangle: bool = False) -> Texture:
+            if gl.current_context is None:
+                raise RuntimeError("a texture needs a GL context: open a window first")
+            space = gl.current_context.object_space
+            if space not in self._textures:
+                self._textures[space] = self.create_texture(Texture)
+            return self._textures[space]
+
+    return ImagePerContext
+
+
+def centred(image: ImageData) -> ImageData:
     image.anchor_x = image.width // 2
     image.anchor_y = image.height // 2
     return image

@@ -1,5 +1,11 @@
-"""A tiny game with chance, for testing the controller and the agents: not registered in the program."""
+"""A tiny game with chance, for testing the controller and the agents. It registers itself as
+'dice' when a test imports it; the program's own registry never discovers it (not under
+simulator/games/)."""
 
-from simulator.core.registry import GameInfo
+from dice_game import ai, rules
+from simulator.core.registry import Game, GameInfo, register
 
-INFO = GameInfo("dice", "Dice race", 2, 2, "test game with chance", package="dice_game")
+INFO = register(Game(
+    GameInfo("dice", "Dice race", "test game with chance", min_players=2, max_players=2, chance=True),
+    state_class=rules.DiceState, create=lambda players: rules.new_game(),
+    strengths=ai.STRENGTHS, default_strength=ai.DEFAULT_STRENGTH))

@@ -85,4 +85,4 @@ def new_game() -> DiceState:
     return DiceState()
 
 
-STATE_CLASS = DiceState
+

@@ -1,0 +1,127 @@
+"""Resolvers of outcome nodes: where a result the rules cannot compute comes from.
+
+At an OUTCOME node (core/state.py) the controller calls `resolver.begin(state, rng)` with a copy
+of the state and the seeded RNG of that ply, and polls the returned PendingOutcome every frame
+(`done()`), so the window keeps drawing while physics settles a tower or dice tumble. In blocking
+play (self-play, the command line, tests) it calls `result()` at once, which waits for the work
+but not for any animation. The result is an action of the game, applied and recorded like any
+other, so a save replays it without resolving it again.
+
+- ModelResolver: the game's own model (`state.sample_outcome(rng)`), instant.
+- AnimatedResolver: the same result, reported done only after `seconds` on the clock, so a view
+  can show the roll; `progress()` tells it how far along the animation is.
+- ThreadResolver: any slow function (a physics referee) run on a worker thread.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any, Protocol
+
+from simulator.core.state import GameState
+
+
+class PendingOutcome(Protocol):
+    def done(self) -> bool:
+        """True when the result may be applied (the work and any animation are over)."""
+        ...
+
+    def result(self) -> Any:
+        """The outcome action; waits for the work (never for an animation)."""
+        ...
+
+    def progress(self) -> float:
+        """0..1, how far along the resolution is (for a view's animation)."""
+        ...
+
+    def cancel(self) -> None: ...
+
+
+class OutcomeResolver(Protocol):
+    def begin(self, state: GameState, rng: random.Random) -> PendingOutcome:
+        """Start resolving the outcome node `state` is at; `state` is the resolver's own copy."""
+        ...
+
+
+class _Ready:
+    """An outcome known at once, done after `seconds` on the monotonic clock."""
+
+    def __init__(self, action: Any, seconds: float, clock: Callable[[], float]) -> None:
+        self._action = action
+        self._clock = clock
+        self._start = clock()
+        self._seconds = seconds
+
+    def done(self) -> bool:
+        return self.progress() >= 1.0
+
+    def result(self) -> Any:
+        return self._action
+
+    def progress(self) -> float:
+        if self._seconds <= 0:
+            return 1.0
+        return min(1.0, (self._clock() - self._start) / self._seconds)
+
+    def cancel(self) -> None:
+        pass
+
+
+class ModelResolver:
+    """The game's own model of the outcome, at once."""
+
+    def begin(self, state: GameState, rng: random.Random) -> PendingOutcome:
+        return _Ready(state.sample_outcome(rng), 0.0, time.monotonic)
+
+
+class AnimatedResolver:
+    """The game's model, shown for `seconds` before it counts (dice rolling on the table)."""
+
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds = seconds
+        self.clock = clock
+
+    def begin(self, state: GameState, rng: random.Random) -> PendingOutcome:
+        return _Ready(state.sample_outcome(rng), self.seconds, self.clock)
+
+
+class _Threaded:
+    def __init__(self, future: Future) -> None:
+        self._future = future
+
+    def done(self) -> bool:
+        return self._future.done()
+
+    def result(self) -> Any:
+        return self._future.result()
+
+    def progress(self) -> float:
+        return 1.0 if self._future.done() else 0.0
+
+    def cancel(self) -> None:
+        self._future.cancel()
+
+
+class ThreadResolver:
+    """`work(state, rng) -> action` on a daemon thread of its own per outcome (physics)."""
+
+    def __init__(self, work: Callable[[GameState, random.Random], Any]) -> None:
+        self.work = work
+
+    def begin(self, state: GameState, rng: random.Random) -> PendingOutcome:
+        future: Future = Future()
+
+        def run() -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                future.set_result(self.work(state, rng))
+            except BaseException as error:  # handed to whoever asks for the result
+                future.set_exception(error)
+
+        threading.Thread(target=run, name="outcome-resolver", daemon=True).start()
+        return _Threaded(future)

@@ -1,0 +1,269 @@
+"""The house for five games: outcome nodes, hidden information, self-registering games, a search
+process that is replaced when it dies. Driven through the test games Stack (slow outcomes) and
+Peek (hidden cards)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import peek_game
+import pytest
+import stack_game
+from peek_game.rules import UNKNOWN, Move, PeekState
+from stack_game.rules import Stack
+
+from simulator.core import registry
+from simulator.core.agents import MCTSAgent
+from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
+from simulator.core.outcomes import AnimatedResolver, ThreadResolver
+from simulator.core.state import OUTCOME
+from simulator.core.workers import SearchPool
+from simulator.selfplay import selfplay
+
+PERSON_SEAT, RANDOM = Seat(PERSON), Seat(COMPUTER, "random")
+
+
+class CountingResolver:
+    """A slow referee that counts its calls and can be held back by the test."""
+
+    def __init__(self, seconds: float = 0.2) -> None:
+        self.calls = 0
+        self.seconds = seconds
+
+    def begin(self, state, rng):
+        self.calls += 1
+        return ThreadResolver(lambda s, r: (time.sleep(self.seconds), s.sample_outcome(r))[1]).begin(state, rng)
+
+
+# --- outcome nodes ---------------------------------------------------------------------------------
+
+def test_an_outcome_is_resolved_without_blocking_and_recorded():
+    resolver = CountingResolver(seconds=0.3)
+    c = TurnController(stack_game.GAME, {}, [PERSON_SEAT, PERSON_SEAT], seed=3, resolver=resolver)
+    c.submit(Stack(2))
+    assert c.current_player() == OUTCOME
+    started = time.monotonic()
+    assert not c.poll()                          # starts the referee, returns at once
+    assert time.monotonic() - started < 0.1
+    assert c.outcome_in_progress() is not None and resolver.calls == 1
+    with pytest.raises(Exception, match="not a person's turn"):
+        c.submit(Stack(1))
+    deadline = time.monotonic() + 5
+    while not c.poll():
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert resolver.calls == 1 and c.outcome_in_progress() is None
+    entry = c.history[-1]
+    assert entry.player == OUTCOME and entry.action in ("stood", "fell") and entry.reveal
+    assert c.current_player() == 1
+
+
+def test_an_outcome_is_replayed_from_a_save_not_resolved_again(tmp_path):
+    resolver = CountingResolver(seconds=0.01)
+    seats = [Seat(COMPUTER, "mcts"), Seat(COMPUTER, "random")]
+    c = TurnController(stack_game.GAME, {}, seats, seed=5, resolver=resolver)
+    c.play_computer_moves()
+    assert c.is_over() and resolver.calls == sum(h.player == OUTCOME for h in c.history) > 0
+    path = c.save(tmp_path / "stack.json")
+    assert any(h["player"] == OUTCOME for h in json.loads(path.read_text())["history"])
+    again = CountingResolver()
+    loaded = TurnController.load(path)
+    loaded.resolver = again
+    assert loaded.state == c.state and again.calls == 0
+
+
+def test_the_same_seed_resolves_the_same_outcomes():
+    runs = []
+    for _ in range(2):
+        c = TurnController(stack_game.GAME, {}, [RANDOM, RANDOM], seed=8)
+        c.play_computer_moves()
+        runs.append([h.action for h in c.history])
+    assert runs[0] == runs[1]
+
+
+def test_undo_stops_at_an_outcome():
+    c = TurnController(stack_game.GAME, {}, [PERSON_SEAT, RANDOM], seed=1,
+                       resolver=AnimatedResolver(0.0))
+    c.submit(Stack(1))
+    assert c.can_undo()                          # not resolved yet
+    c.poll()
+    assert c.history[-1].player == OUTCOME
+    assert not c.can_undo()
+
+
+def test_an_animated_outcome_waits_for_its_animation_in_the_window_only():
+    now = [0.0]
+    c = TurnController(stack_game.GAME, {}, [PERSON_SEAT, PERSON_SEAT], seed=2,
+                       resolver=AnimatedResolver(1.5, clock=lambda: now[0]))
+    c.submit(Stack(3))
+    assert not c.poll() and c.outcome_in_progress().progress() == 0.0
+    now[0] = 0.75
+    assert not c.poll() and c.outcome_in_progress().progress() == 0.5
+    now[0] = 1.5
+    assert c.poll() and c.history[-1].player == OUTCOME
+
+
+# --- hidden information ----------------------------------------------------------------------------
+
+class Spy:
+    """An agent that keeps everything it is given."""
+
+    name = "spy"
+
+    def __init__(self) -> None:
+        self.seen: list = []
+
+    def choose(self, state, rng):
+        self.seen.append(state)
+        return state.legal_actions()[-1]
+
+
+@pytest.mark.parametrize("threaded", [False, True])
+def test_no_computer_player_is_given_what_its_seat_may_not_see(threaded):
+    for seed in range(6):
+        c = TurnController(peek_game.GAME, {}, [RANDOM, RANDOM], seed=seed)
+        spies = [Spy(), Spy()]
+        c.agents = list(spies)
+        if threaded:
+            while not c.is_over():
+                c.poll()
+                c.wait_for_computer()
+        else:
+            c.play_computer_moves()
+        assert c.is_over()
+        for seat, spy in enumerate(spies):
+            assert spy.seen, "each seat acted"
+            for state in spy.seen:
+                other = f"hand{1 - seat}"
+                assert state.cards[other] == UNKNOWN != c.state.cards.get(other, c.initial)
+                assert state.known[1 - seat] == set()
+                hidden = [loc for loc in state.cards if loc not in state.known[seat]]
+                assert all(state.cards[loc] == UNKNOWN for loc in hidden)
+                assert state.cards[f"hand{seat}"] != UNKNOWN
+
+
+def test_views_get_the_viewers_state_only():
+    c = TurnController(peek_game.GAME, {}, [PERSON_SEAT, PERSON_SEAT], seed=1)
+    c.poll()                                     # the deal
+    north, south = c.visible_state(0), c.visible_state(1)
+    assert north.cards["hand1"] == UNKNOWN and north.cards["hand0"] == c.state.cards["hand0"]
+    assert south.cards["hand0"] == UNKNOWN and south.cards["hand1"] == c.state.cards["hand1"]
+
+
+def test_undo_stops_at_a_peek_and_a_draw():
+    c = TurnController(peek_game.GAME, {}, [PERSON_SEAT, PERSON_SEAT], seed=1)
+    c.poll()
+    assert not c.can_undo()                      # nothing but the deal
+    c.submit(Move("peek"))
+    assert not c.can_undo()                      # the peek showed a card
+    c.submit(Move("stay"))
+    assert c.can_undo()
+    c.submit(Move("swap"))
+    assert not c.can_undo()                      # the swap drew a card
+
+
+def _peek_position(own: int, other: int) -> PeekState:
+    state = peek_game.GAME.new_game()
+    rest = [c for c in range(1, 7) if c not in (own, other)]
+    for card in (own, other, *rest):
+        state.apply(Move("deal", card))
+    return state
+
+
+def test_mcts_searches_determinizations_and_plays_well():
+    agent = MCTSAgent(iterations=300)
+    for other in (1, 5):                         # whatever the hidden card, the same choices
+        high = _peek_position(6, other).redacted(0)
+        assert agent.choose(high, random.Random(0)) == Move("stay")
+        low = _peek_position(1, other if other != 1 else 2).redacted(0)
+        assert agent.choose(low, random.Random(0)) in (Move("swap"), Move("peek"))
+
+
+# --- registration ------------------------------------------------------------------------------------
+
+def test_the_programs_games_register_themselves_and_core_names_none():
+    names = [g.name for g in registry.all_games()]
+    assert names[:5] == ["bandu", "tanbo", "bandida", "bunko", "buddel_bande"]
+    core = os.path.join(os.path.dirname(registry.__file__))
+    for module in os.listdir(core):
+        if module.endswith(".py"):
+            text = open(os.path.join(core, module), encoding="utf-8").read().lower()
+            for game in ("tanbo", "bandida", "bunko", "buddel"):
+                assert game not in text, f"core/{module} names {game}"
+
+
+def test_a_game_package_is_found_without_any_edit_elsewhere(tmp_path):
+    """A new package beside the games (here in a folder added to simulator.games' path, as an
+    installed plug-in would be) is listed, playable and loadable with no edit elsewhere."""
+    package = tmp_path / "coin_flip"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from simulator.core.registry import Game, GameInfo, register\n"
+        "register(Game(GameInfo('coin_flip', 'Coin flip', 'found by discovery', 1, 1)))\n")
+    code = ("import sys, simulator.games\n"
+            "simulator.games.__path__.append(sys.argv[1])\n"
+            "from simulator.core import registry\n"
+            "print([g.name for g in registry.all_games()])\n")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,
+                         check=True).stdout
+    assert "'coin_flip'" in out and "'tanbo'" in out
+
+
+def test_metadata_is_checked():
+    from simulator.core.registry import Game, GameInfo
+    with pytest.raises(ValueError, match="players"):
+        GameInfo("x", "X", "", min_players=3, max_players=2)
+    with pytest.raises(ValueError, match="hidden_information"):
+        Game(GameInfo("x", "X", "", 2, 2), state_class=PeekState)
+
+
+def test_seat_counts_come_from_the_seats():
+    with pytest.raises(Exception, match="is for 2 players, not 3"):
+        TurnController(peek_game.GAME, {}, [PERSON_SEAT] * 3)
+
+
+# --- self-play through the same controller --------------------------------------------------------
+
+def test_selfplay_plays_the_test_games():
+    for game in ("peek", "stack"):
+        report = selfplay(game, games=4, seed=1, players=["mcts", "random"])
+        assert sum(report["wins"]) == 4 and all(r["length"] > 0 for r in report["games"])
+
+
+# --- the search process ------------------------------------------------------------------------------
+
+def test_a_killed_search_process_is_replaced_for_this_game_and_the_next():
+    pool = SearchPool(workers=1)
+    try:
+        seats = [PERSON_SEAT, Seat(COMPUTER, "mcts:easy")]
+        c = TurnController("tanbo", {}, seats, seed=4, executor=pool)
+        c.submit(c.state.legal_actions()[0])
+        c.poll()
+        c.wait_for_computer(timeout=60)
+        c.poll()
+        assert c.ply() == 2
+        first = pool.process_ids()
+        for pid in first:
+            os.kill(pid, signal.SIGKILL)
+        c.submit(c.state.legal_actions()[0])
+        deadline = time.monotonic() + 60
+        while c.ply() < 4:
+            c.poll()
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        assert "restarted" in (c.search_error or "") or pool.restarts >= 1
+        assert pool.process_ids() and pool.process_ids() != first
+        assert c._executor is pool                 # still the process pool, not a thread
+        c2 = TurnController("tanbo", {}, seats, seed=5, executor=pool)
+        c2.submit(c2.state.legal_actions()[0])
+        c2.poll()
+        c2.wait_for_computer(timeout=60)
+        assert c2.poll() and c2.ply() == 2
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
