@@ -1,25 +1,27 @@
 """`bandu-sim bench`: every figure measured beside its reference in one run.
 
-Tanbo's playouts (simulator/games/tanbo/bench.py), then the physics (simulator/physics/bench.py).
+Each registered game that brings a benchmark (Game.benchmark: Tanbo's playouts against its
+naive reference), then the physics (simulator/physics/bench.py). The JSON report has one key per
+game and "physics"; the text report is the games' own texts, then the physics table.
 """
 
 from __future__ import annotations
 
-from simulator.games.tanbo import bench as tanbo_bench
+from simulator.core import registry
 from simulator.progress import Progress
 
 
-def run_benchmarks(quick: bool = False, progress: Progress | None = None) -> dict:
-    from simulator.physics.bench import run_physics_benchmarks
+def run_benchmarks(quick: bool = False, progress: Progress | None = None) -> tuple[dict, str]:
+    """(figures, text) of every benchmark."""
+    from simulator.physics.bench import format_physics_report, run_physics_benchmarks
 
-    return (tanbo_bench.run_benchmark(quick, progress)
-            | {"physics": run_physics_benchmarks(quick, progress)})
-
-
-def format_report(report: dict) -> str:
-    text = tanbo_bench.format_report(report)
-    if "physics" in report:
-        from simulator.physics.bench import format_physics_report
-
-        text += "\n\n" + format_physics_report(report["physics"])
-    return text
+    report: dict = {}
+    texts: list[str] = []
+    for game in registry.all_games():
+        if game.benchmark is not None:
+            figures, text = game.benchmark(quick=quick, progress=progress)
+            report[game.name] = figures
+            texts.append(text)
+    report["physics"] = run_physics_benchmarks(quick, progress)
+    texts.append(format_physics_report(report["physics"]))
+    return report, "\n\n".join(texts)

@@ -30,6 +30,25 @@ def _parse_setting(text: str) -> tuple[str, Any]:
     return key.strip(), parsed
 
 
+def bounded_int(low: int, high: int):
+    """An argparse type: a whole number in [low, high], else one line saying the range
+    (argparse names the option)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip()) if len(text) <= 12 else None
+        except ValueError:
+            value = None
+        if value is None:
+            raise argparse.ArgumentTypeError(f"wants a whole number, not {text[:20]!r}")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {low} to {high}, not {value}")
+        return value
+    return parse
+
+
+WINDOW_WIDTHS = (800, 7680)      # the window's minimum width up to an 8K screen
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="bandu-sim", description="Desktop simulator of wooden board games.")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
@@ -37,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="open the window (the menu, or straight into GAME)")
     play.add_argument("game", nargs="?", help="tanbo (more games are coming)")
     play.add_argument("--load", metavar="FILE", help="open a saved game")
-    play.add_argument("--size", type=int, help="window size preset: width in pixels")
+    play.add_argument("--size", type=bounded_int(*WINDOW_WIDTHS), metavar="WIDTH",
+                      help=f"window width in pixels ({WINDOW_WIDTHS[0]}-{WINDOW_WIDTHS[1]})")
 
     selfplay = sub.add_parser("selfplay", help="computer against computer, many games")
     selfplay.add_argument("game")
@@ -189,11 +209,11 @@ def _cmd_build_meshes(args) -> int:
 
 def _cmd_bench(args) -> int:
     _import_physics_quietly()
-    from simulator.bench import format_report, run_benchmarks
+    from simulator.bench import run_benchmarks
     from simulator.progress import ProgressBar
 
-    report = run_benchmarks(quick=args.quick, progress=ProgressBar("bench"))
-    print(json.dumps(report, indent=1) if args.json else format_report(report))
+    report, text = run_benchmarks(quick=args.quick, progress=ProgressBar("bench"))
+    print(json.dumps(report, indent=1) if args.json else text)
     return 0
 
 

@@ -69,7 +69,7 @@ def test_bad_input_exits_2_with_one_line(args, message):
 def test_bench_quick_reports_ratio():
     result = run("bench", "--quick", "--json", timeout=300)
     assert result.returncode == 0, result.stderr
-    rows = json.loads(result.stdout)["tanbo_random_playouts"]
+    rows = json.loads(result.stdout)["tanbo"]["tanbo_random_playouts"]
     assert [r["board"] for r in rows] == ["7x7", "19x19"]
     for row in rows:
         assert row["incremental_per_s"] > 0 and row["naive_per_s"] > 0

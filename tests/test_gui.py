@@ -208,7 +208,11 @@ def test_full_game_against_the_computer_with_undo_save_and_load(gui, private_hom
     press(window, key.O, key.MOD_CTRL)
     assert window.active_screen.title == "saved games"
     frame(window, 1)
-    entry = [b for b in window.active_screen.entries if b.text.text.startswith("tanbo-")][0]
+    listing = window.active_screen
+    index = [n for n, s in enumerate(listing.summaries) if s.path.parent.name == "saves"][0]
+    assert "Tanbo 5x7 against the computer" in listing.entries[index].text.text
+    assert "today" in listing.summaries[index].detail
+    entry = listing.entries[index]
     click(window, entry.x + 5, entry.y + 5)
     screen = window.active_screen
     assert screen.title == "game" and screen is not None
@@ -263,7 +267,7 @@ def test_broken_save_shows_an_error_and_keeps_the_game(gui, private_home):
     broken.write_text("{ this is not json")
     app.open_saved_games()
     window.pump(1)
-    entry = [b for b in window.active_screen.entries if "unreadable" in b.text.text][0]
+    entry = [b for b in window.active_screen.entries if "not a readable save" in b.text.text][0]
     click(window, entry.x + 5, entry.y + 5)
     assert window.active_screen.title == "saved games"
     assert "zz-broken.json" in window.active_screen.toast.message

@@ -1,29 +1,38 @@
 """The screen of a game in progress, the same for every game.
 
-Left: the game's own view (its board). Right: the side panel with the seats (icon, name, a
-detail such as stone counts, a marker on the seat to move), the status line, the hint of what
-the hovered point would do, and the buttons Undo, Save, Load, Help, Menu. Over it: the help
-overlay (keys and short rules) and the end screen. Computer moves arrive through
-controller.poll() from the clock; drawing never blocks.
+Left: the game's own view (its board or table), which draws its own pass and sits on pyglet's
+handler stack above this screen, so it hears every mouse and key event first. Right: the side
+panel with the seats (icon, name, a detail such as stone counts, a marker on the seat to move),
+the status line, the hint of what the hovered thing would do, messages, and the buttons Undo,
+Save, Load, Help, Menu. Over it, modal overlays: help (keys and short rules), the end of the
+game, the hand-over between people at one machine when the game hides something, and the
+question before leaving. Computer moves and outcomes arrive through controller.poll() from the
+clock; drawing never blocks.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from pyglet import shapes, sprite
+from pyglet.event import EVENT_HANDLED
 from pyglet.window import key
 
 from simulator.core.controller import TurnController
+from simulator.core.state import CHANCE, OUTCOME
 from simulator.render import theme
-from simulator.render.game_view import GameView
+from simulator.render.game_view import GameView, ViewContext
 from simulator.render.screen import Screen
-from simulator.render.widgets import FRONT, MIDDLE, Button, Overlay, label
+from simulator.render.widgets import FRONT, MIDDLE, Button, Overlay, fit_text, label
 
 PANEL_WIDTH = 320
+BUTTONS_HEIGHT = 150            # the three rows of buttons at the bottom of the panel
 COMMON_KEYS = (
     ("Ctrl+Z or U", "undo your last move (and the computer's answer)"),
     ("Ctrl+S", "save the game"),
     ("Ctrl+O", "open a saved game"),
     ("F1 or H", "show or hide this help"),
+    ("Tab, Enter", "move between buttons, press one"),
     ("Esc", "close a window; in the game, back to the menu"),
     ("F11", "full screen"),
     ("F12", "screenshot"),
@@ -34,19 +43,21 @@ COMMON_KEYS = (
 class GameScreen(Screen):
     title = "game"
 
-    def __init__(self, window, app, controller: TurnController) -> None:
+    def __init__(self, window: Any, app: Any, controller: TurnController) -> None:
         super().__init__(window)
         self.app = app
         self.controller = controller
         self.info = controller.info
+        self.viewer: int | None = self._first_viewer()
         self.panel = shapes.RoundedRectangle(0, 0, PANEL_WIDTH, 10, radius=12, segments=8, color=theme.PANEL,
                                              batch=self.batch, group=MIDDLE)
         self.heading = label(self.info.title, size=26, batch=self.batch, group=FRONT, bold=True, serif=True,
                              color=(236, 206, 150, 255))
-        self.view: GameView = controller.game.view_class()(controller, self.batch, self.toast)
-        self.seat_names = []
-        self.seat_details = []
-        self.seat_icons = []
+        context = ViewContext(controller, self.toast, lambda: self.viewer, window)
+        self.view: GameView = controller.game.view_class()(context)
+        self.seat_names: list = []
+        self.seat_details: list = []
+        self.seat_icons: list = []
         self.turn_marker = shapes.RoundedRectangle(0, 0, PANEL_WIDTH - 24, 58, radius=8, segments=6,
                                                    color=(214, 160, 72, 70), batch=self.batch, group=MIDDLE)
         for seat in range(len(controller.seats)):
@@ -55,32 +66,95 @@ class GameScreen(Screen):
             image = self.view.seat_icon(seat)
             icon = sprite.Sprite(image, batch=self.batch, group=FRONT) if image is not None else None
             self.seat_icons.append(icon)
-        self.status = label("", size=13.5, batch=self.batch, group=FRONT, multiline=True, width=PANEL_WIDTH - 40)
-        self.hint = label("", size=11.5, batch=self.batch, group=FRONT, multiline=True, width=PANEL_WIDTH - 40,
-                          color=theme.TEXT_DIM)
+        self.status = label("", size=13.5, batch=self.batch, group=FRONT, multiline=True,
+                            width=PANEL_WIDTH - 40, anchor_y="top")
+        self.hint = label("", size=11.5, batch=self.batch, group=FRONT, multiline=True,
+                          width=PANEL_WIDTH - 40, color=theme.TEXT_DIM, anchor_y="top")
         self.undo_button = Button("Undo", self.undo, self.batch, width=134, tooltip="Ctrl+Z")
         self.save_button = Button("Save", self.save, self.batch, width=134, tooltip="Ctrl+S")
         self.load_button = Button("Load", app.open_saved_games, self.batch, width=134, tooltip="Ctrl+O")
         self.help_button = Button("Help", self.toggle_help, self.batch, width=134, tooltip="F1")
-        self.menu_button = Button("Menu", app.show_menu, self.batch, width=282)
-        self.buttons += [self.undo_button, self.save_button, self.load_button, self.help_button, self.menu_button]
+        self.menu_button = Button("Menu", self.ask_to_leave, self.batch, width=282)
+        self.buttons += [self.undo_button, self.save_button, self.load_button, self.help_button,
+                         self.menu_button]
 
         keys = "\n".join(f"{k:<14} {v}" for k, v in (*self.view.controls, *COMMON_KEYS))
-        self.help = Overlay(self.batch, f"{self.info.title}: keys and rules",
-                            f"KEYS\n{keys}\n\nRULES IN SHORT\n{self.view.rules_summary}", width=720)
+        self.help = self._overlay(f"{self.info.title}: keys and rules",
+                                  f"KEYS\n{keys}\n\nRULES IN SHORT\n{self.view.rules_summary}", width=720)
         self.help.body.font_name = ["DejaVu Sans Mono", "monospace"]
-        self.help.add_button(Button("Close", self.toggle_help, self.batch, group=self.help.title.group,
-                                    primary=True, width=140))
-        self.end = Overlay(self.batch, "", "", width=520, body_size=14)
-        self.end.add_button(Button("Look at the board", lambda: self.end.set_visible(False), self.batch,
-                                   group=self.end.title.group, width=190))
-        self.end.add_button(Button("New game", self.rematch, self.batch, group=self.end.title.group,
-                                   primary=True, width=140))
-        self.end.add_button(Button("Menu", app.show_menu, self.batch, group=self.end.title.group, width=120))
-        self.overlays += [self.end, self.help]
+        self.help.button("Close", self.toggle_help, primary=True, width=140)
+        self.end = self._overlay("", "", width=520, body_size=14)
+        self.end.button("Look at the board", lambda: self.close_modal(self.end), width=190)
+        self.end.button("New game", self.rematch, primary=True, width=140)
+        self.end.button("Menu", self.leave_game, width=120)
+        self.handover = self._overlay("", "", width=520, body_size=14)
+        self.handover_button = self.handover.button("I am ready", self.take_over, primary=True, width=200)
+        self.leave_question = self._overlay(
+            "Leave this game?", "It is kept: \"Continue last game\" and Saved games bring it back.",
+            width=520, body_size=13)
+        self.leave_question.button("Stay", lambda: self.close_modal(self.leave_question), width=120)
+        self.leave_question.button("Leave", self.leave_game, primary=True, width=120)
+        self.row_height = 66.0
+        self.text_floor = 0.0
+        self._shown_status = self._shown_hint = "\0"    # nothing shown yet
         self._seen_version = -1
         self._end_shown = False
         self._clock = 0.0
+
+    def _overlay(self, title: str, body: str, width: float, body_size: float = 12.5) -> Overlay:
+        overlay = Overlay(self.batch, title, body, width=width, body_size=body_size)
+        self.overlays.append(overlay)
+        return overlay
+
+    # --- the navigation stack -----------------------------------------------------------------------
+    def layers(self) -> list[Any]:
+        return [self, self.view, *self._modals]
+
+    def close(self) -> None:
+        self.controller.close()
+        self.view.close()
+
+    def draw(self) -> None:
+        if not self._hidden():
+            self.view.draw()
+        self.batch.draw()
+
+    def _hidden(self) -> bool:
+        """The table is not shown while the machine passes between people."""
+        return self.handover.visible
+
+    # --- who looks at the table -------------------------------------------------------------------
+    def _first_viewer(self) -> int | None:
+        people = self.controller.person_seats()
+        if not people:
+            return None
+        player = self.controller.current_player()
+        return player if player in people else people[0]
+
+    def _check_viewer(self) -> None:
+        """Between people at one machine: when the next person's secrets would show, hide the
+        table until they say they are there; with nothing hidden, the table simply follows."""
+        people = self.controller.person_seats()
+        player = self.controller.current_player()
+        if len(people) < 2 or player not in people or player == self.viewer or self.controller.is_over():
+            return
+        if not self.info.hidden_information:
+            self.viewer = player
+            self.view.sync()
+            return
+        name = self.info.seat_name(player)
+        self.handover.set_text(f"Pass to {name}",
+                               f"{name}, click when only you can see the screen: your hidden "
+                               f"pieces will show.")
+        self.handover_button.set_text(f"I am {name}")
+        self.view.enabled = False
+        self.open_modal(self.handover, on_escape=self.ask_to_leave)
+
+    def take_over(self) -> None:
+        self.viewer = self.controller.current_player()
+        self.view.enabled = True
+        self.close_modal(self.handover)
+        self.view.sync()
 
     # --- layout -----------------------------------------------------------------------------------
     def layout(self, width: int, height: int) -> None:
@@ -89,27 +163,37 @@ class GameScreen(Screen):
         self.panel.position = (panel_x, 14)
         self.panel.width, self.panel.height = PANEL_WIDTH, height - 28
         x = panel_x + 20
-        y = height - 62
+        y = height - 62.0
         self.heading.position = (x, y, 0)
         y -= 30
-        for seat, (name, detail, icon) in enumerate(zip(self.seat_names, self.seat_details, self.seat_icons, strict=True)):
-            top = y - seat * 66
+        seats = len(self.seat_names)
+        room = height - 92 - BUTTONS_HEIGHT - 150          # what the status and hint leave
+        self.row_height = max(22.0, min(66.0, room / max(seats, 1)))
+        compact = self.row_height < 48
+        for seat, (name, detail, icon) in enumerate(zip(self.seat_names, self.seat_details, self.seat_icons,
+                                                        strict=True)):
+            top = y - seat * self.row_height
+            name.font_size = 11 if compact else 14
             if icon is not None:
-                icon.scale = 40 / icon.image.width
-                icon.position = (x + 20, top - 28, 0)
-            name.position = (x + 52, top - 22, 0)
+                size = min(40, self.row_height - 6)
+                icon.scale = size / icon.image.width
+                icon.position = (x + 20, top - self.row_height / 2 + 2, 0)
+            name.position = (x + 52, top - (16 if compact else 22), 0)
+            detail.visible = not compact
             detail.position = (x + 52, top - 42, 0)
-        y -= len(self.seat_names) * 66 + 12
+        self.turn_marker.height = self.row_height - 6
+        y -= seats * self.row_height + 12
         self.status.position = (x, y, 0)
-        self.status.anchor_y = "top"
-        self.hint.position = (x, y - 52, 0)
-        self.hint.anchor_y = "top"
+        self.hint.position = (x, y - 76, 0)
         base = 34
+        self.text_floor = base + BUTTONS_HEIGHT + 6
         self.menu_button.place(x, base)
         self.help_button.place(x + 148, base + 50)
         self.load_button.place(x, base + 50)
         self.save_button.place(x + 148, base + 100)
         self.undo_button.place(x, base + 100)
+        self.toast.layout(panel_x, base + BUTTONS_HEIGHT - 12, PANEL_WIDTH)
+        self._shown_status = self._shown_hint = "\0"    # lay the texts out again
         self._refresh_panel()
 
     # --- clock ------------------------------------------------------------------------------------
@@ -119,9 +203,13 @@ class GameScreen(Screen):
         self.controller.poll()
         if self.controller.version != self._seen_version:
             self._seen_version = self.controller.version
+            self._check_viewer()
             self.view.sync()
             if self.controller.autosave_error:
                 self.toast.show(self.controller.autosave_error, error=True)
+            if self.controller.search_error:
+                self.toast.show(self.controller.search_error, error=True)
+                self.controller.search_error = None
         self.view.update(dt)
         self._refresh_panel()
         if self.controller.is_over() and not self._end_shown:
@@ -129,6 +217,21 @@ class GameScreen(Screen):
             self._show_end()
         elif not self.controller.is_over():
             self._end_shown = False
+
+    def _status(self) -> str:
+        controller, seat_name = self.controller, self.info.seat_name
+        player = controller.current_player()
+        if controller.is_over():
+            winners = controller.state.winners()
+            return " and ".join(seat_name(w) for w in winners) + " won." if winners else "Game over."
+        dots = "." * (1 + int(self._clock * 3) % 3)
+        if player == OUTCOME:
+            return f"Waiting for the result{dots}"
+        if player == CHANCE:
+            return "Dealing..."
+        if controller.is_person_turn():
+            return f"{seat_name(player)} to move. {self.view.prompt()}".strip()
+        return f"{seat_name(player)} is thinking{dots}"
 
     def _refresh_panel(self) -> None:
         controller = self.controller
@@ -142,39 +245,36 @@ class GameScreen(Screen):
                 detail.text = line
         if 0 <= player < len(self.seat_names):
             self.turn_marker.visible = True
-            icon_y = self.seat_names[player].y
-            self.turn_marker.position = (self.panel.x + 12, icon_y - 34)
+            self.turn_marker.position = (self.panel.x + 12,
+                                         self.seat_names[player].y - self.row_height / 2 + 8)
         else:
             self.turn_marker.visible = False
-        if controller.is_over():
-            winners = controller.state.winners()
-            status = " and ".join(self.info.seat_name(w) for w in winners) + " won." if winners else "Game over."
-        elif controller.is_person_turn():
-            status = f"{self.info.seat_name(player)} to move. Click a point."
-        else:
-            dots = "." * (1 + int(self._clock * 3) % 3)
-            status = f"{self.info.seat_name(player)} is thinking{dots}"
+        status = self._status()
         history = controller.history
         if history:
             last = history[-1]
-            status += f"\nMove {len(history)}: {self.info.seat_name(last.player)} {last.action}"
-        if self.status.text != status:
-            self.status.text = status
-        if self.hint.text != self.view.hint:
-            self.hint.text = self.view.hint
+            who = self.info.seat_name(last.player) if last.player >= 0 else "Result:"
+            status += f"\nMove {len(history)}: {who} {last.action}"
+        if status != self._shown_status or self.view.hint != self._shown_hint:
+            self._shown_status, self._shown_hint = status, self.view.hint
+            fit_text(self.status, status, self.text_floor)
+            self.hint.y = self.status.y - self.status.content_height - 10
+            fit_text(self.hint, self.view.hint, self.text_floor)
         self.undo_button.set_enabled(controller.can_undo())
 
     def _show_end(self) -> None:
         winners = self.controller.state.winners()
         names = " and ".join(self.info.seat_name(w) for w in winners)
-        self.end.set_text(f"{names} wins!" if winners else "Game over", self.view.result_text())
-        self.end.layout(self.window.width, self.window.height)
-        self.end.set_visible(True)
+        title = f"{names} {'win' if len(winners) > 1 else 'wins'}!" if winners else "Game over"
+        self.end.set_text(title, self.view.result_text())
+        self.close_modal(self.handover)
+        self.view.enabled = True
+        self.open_modal(self.end)
 
     # --- actions ----------------------------------------------------------------------------------
     def undo(self) -> None:
         if self.controller.undo():
-            self.end.set_visible(False)
+            self.close_modal(self.end)
             self.toast.show("move taken back")
         else:
             self.toast.show("nothing to undo: the last move was not yours to take back", error=True)
@@ -185,33 +285,34 @@ class GameScreen(Screen):
             self.toast.show(f"saved: {path.name}")
 
     def toggle_help(self) -> None:
-        self.help.layout(self.window.width, self.window.height)
-        self.help.set_visible(not self.help.visible)
+        if not self.close_modal(self.help):
+            self.open_modal(self.help)
 
     def rematch(self) -> None:
         self.app.start_game(self.controller.game.name, self.controller.settings, self.controller.seats)
 
-    def leave(self) -> None:
-        self.controller.close()
+    def ask_to_leave(self) -> None:
+        if self.controller.is_over() or not self.controller.history:
+            self.leave_game()
+        else:
+            self.open_modal(self.leave_question)
+
+    def leave_game(self) -> None:
+        self.app.show_menu()
+
+    def back(self) -> None:
+        self.ask_to_leave()
 
     # --- input ------------------------------------------------------------------------------------
-    def on_mouse_motion(self, x, y, dx, dy) -> None:
-        super().on_mouse_motion(x, y, dx, dy)
-        if self.top_overlay() is None:
-            self.view.on_mouse_motion(x, y)
+    def modal_key(self, overlay: Overlay, symbol: int, modifiers: int) -> bool | None:
+        if overlay is self.help and symbol in (key.F1, key.H):
+            self.toggle_help()
+        return EVENT_HANDLED
 
-    def on_mouse_press(self, x, y, button, modifiers) -> bool:
-        if super().on_mouse_press(x, y, button, modifiers):
-            return True
-        return self.view.on_mouse_press(x, y, button)
-
-    def on_key_press(self, symbol, modifiers) -> bool:
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         ctrl = modifiers & key.MOD_CTRL
         if symbol in (key.F1, key.H) or (symbol == key.SLASH and modifiers & key.MOD_SHIFT):
             self.toggle_help()
-        elif symbol == key.ESCAPE:
-            if not self.close_top_overlay():
-                self.app.show_menu()
         elif (symbol == key.Z and ctrl) or symbol == key.U:
             self.undo()
         elif symbol == key.S and ctrl:
@@ -219,5 +320,5 @@ class GameScreen(Screen):
         elif symbol == key.O and ctrl:
             self.app.open_saved_games()
         else:
-            return False
-        return True
+            return super().on_key_press(symbol, modifiers)
+        return EVENT_HANDLED

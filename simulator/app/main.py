@@ -1,9 +1,15 @@
-"""Composition: the window, the screens and the controller wired together (`bandu-sim play`)."""
+"""Composition: the window, the screens and the controller wired together (`bandu-sim play`).
+
+The App starts, loads and saves games and owns the computer players' search process; screens
+open one another on the window's navigation stack (render/window.py), so a new screen needs no
+change here.
+"""
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 from simulator.app import storage
 from simulator.core import registry
@@ -14,78 +20,88 @@ from simulator.core.workers import SearchPool
 COMPUTER_DELAY = 0.35       # seconds a computer waits after the last move, so people can follow
 
 
+def readable_error(error: Exception) -> str:
+    """A load error as a person reads it: the file's name rather than its whole path."""
+    text = str(error)
+    head, sep, rest = text.partition(": ")
+    if sep and "/" in head:
+        return f"{Path(head).name}: {rest}"
+    return text
+
+
 class App:
-    def __init__(self, window) -> None:
+    def __init__(self, window: Any) -> None:
         self.window = window
-        self.game_screen = None
         self._search_pool: SearchPool | None = None
 
     def search_pool(self) -> SearchPool:
-        """One worker process for computer players, started on first use. A process, not a
-        thread: a search holding the GIL stalls drawing (measured: 9 frames in 4 s against 87
-        with this process; tools/measure_frame_rate.py)."""
+        """One worker process for computer players, started on first use and replaced if it
+        dies. A process, not a thread: a search holding the GIL stalls drawing (measured: 9
+        frames in 4 s against 87 with this process; tools/measure_frame_rate.py)."""
         if self._search_pool is None:
             self._search_pool = SearchPool(workers=1)
         return self._search_pool
 
     def shutdown(self) -> None:
-        self._drop_game()
+        while self.window.screens:
+            self.window.screens.pop().close()
         if self._search_pool is not None:
             self._search_pool.shutdown(wait=False, cancel_futures=True)
             self._search_pool = None
+
+    def toast(self, message: str, error: bool = False) -> None:
+        if self.window.top is not None:
+            self.window.top.toast.show(message, error=error)
 
     # --- navigation -------------------------------------------------------------------------------
     def show_menu(self) -> None:
         from simulator.app.menu import MenuScreen
 
-        self._drop_game()
-        self.window.show(MenuScreen(self.window, self))
+        self.window.reset(MenuScreen(self.window, self))
 
     def open_new_game(self, game: str) -> None:
         from simulator.app.new_game import NewGameScreen
 
-        self.window.show(NewGameScreen(self.window, self, game))
+        self.window.push(NewGameScreen(self.window, self, game))
 
     def open_saved_games(self) -> None:
         from simulator.app.saved_games import SavedGamesScreen
 
-        self.window.show(SavedGamesScreen(self.window, self))
-
-    def back_from_saved_games(self) -> None:
-        if self.game_screen is not None:
-            self.window.show(self.game_screen)
-        else:
-            self.show_menu()
-
-    def _drop_game(self) -> None:
-        if self.game_screen is not None:
-            self.game_screen.controller.close()
-            self.game_screen = None
+        if not isinstance(self.window.top, SavedGamesScreen):
+            self.window.push(SavedGamesScreen(self.window, self))
 
     def _show_game(self, controller: TurnController) -> None:
         from simulator.app.game_screen import GameScreen
+        from simulator.app.menu import MenuScreen
 
-        self._drop_game()
-        self.game_screen = GameScreen(self.window, self, controller)
-        self.window.show(self.game_screen)
+        self.window.reset(MenuScreen(self.window, self))
+        self.window.push(GameScreen(self.window, self, controller))
 
     # --- games ------------------------------------------------------------------------------------
     def start_game(self, game: str, settings: dict, seats: list[Seat], seed: int | None = None) -> None:
         seed = random.SystemRandom().randrange(2**31) if seed is None else seed
-        controller = TurnController(game, settings, seats, seed=seed, autosave_path=storage.autosave_path(game),
+        autosave = storage.new_autosave_path(game)
+        controller = TurnController(game, settings, seats, seed=seed, autosave_path=autosave,
                                     computer_delay=COMPUTER_DELAY, executor=self.search_pool())
-        controller.save(storage.autosave_path(game))
+        try:
+            controller.save(autosave)
+            storage.prune_autosaves()
+        except OSError as error:
+            controller.autosave_error = (f"cannot write to {storage.data_dir()} "
+                                         f"({error.strerror or error}): the game is not saved")
         self._show_game(controller)
 
     def load_game(self, path: Path) -> bool:
         """Open a save; on a bad file say why on the current screen and change nothing."""
         try:
-            controller = TurnController.load(path, computer_delay=COMPUTER_DELAY, executor=self.search_pool())
+            controller = TurnController.load(path, computer_delay=COMPUTER_DELAY,
+                                             executor=self.search_pool())
         except SaveError as error:
-            if self.window.active_screen is not None:
-                self.window.active_screen.toast.show(str(error), seconds=6, error=True)
+            self.toast(readable_error(error), error=True)
             return False
-        controller.autosave_path = storage.autosave_path(controller.game_name)
+        # an autosave goes on in its own file; a save stays as it was saved
+        controller.autosave_path = path if storage.is_autosave(path) else storage.new_autosave_path(
+            controller.game_name)
         self._show_game(controller)
         return True
 
@@ -94,22 +110,22 @@ class App:
         try:
             return controller.save(path)
         except OSError as error:
-            if self.window.active_screen is not None:
-                self.window.active_screen.toast.show(f"could not save to {path}: {error.strerror}", error=True)
+            self.toast(f"could not save to {path.parent}: {error.strerror or error}", error=True)
             return None
 
     def last_autosave(self) -> Path | None:
-        paths = sorted(storage.data_dir().glob("autosave-*.json"), key=lambda p: p.stat().st_mtime)
-        return paths[-1] if paths else None
+        return storage.newest_unfinished_autosave()
 
     def continue_last(self) -> None:
         path = self.last_autosave()
-        if path is not None:
+        if path is None:
+            self.toast("no unfinished game to continue")
+        else:
             self.load_game(path)
 
 
 def build_app(game: str | None = None, load: str | None = None, width: int | None = None,
-              visible: bool = True):
+              visible: bool = True) -> tuple[Any, App]:
     """Create the window and show the first screen; returns (window, app). Raises SimulatorError."""
     if game is not None:
         info = registry.get_game(game)
@@ -118,27 +134,28 @@ def build_app(game: str | None = None, load: str | None = None, width: int | Non
     if load is not None and not Path(load).exists():
         raise SaveError(f"{load}: no such file")
     try:
-        from simulator.render.window import AppWindow  # pyglet opens the display on import
+        from simulator.render.window import MIN_HEIGHT, MIN_WIDTH, AppWindow  # opens the display
     except Exception as error:
         if type(error).__name__ == "NoSuchDisplayException":
             raise SimulatorError("no screen found (is DISPLAY set?); on a headless machine use: "
                                  "xvfb-run -a bandu-sim play") from None
         raise
-    w = width or 1280
-    window = AppWindow(w, int(w * 0.625), visible=visible, screenshot_dir=storage.screenshots_dir())
+    w = max(MIN_WIDTH, width or 1280)
+    window = AppWindow(w, max(MIN_HEIGHT, int(w * 0.625)), visible=visible,
+                       screenshot_dir=storage.screenshots_dir())
     app = App(window)
+    app.show_menu()
     if load is not None:
         try:
             controller = TurnController.load(load, computer_delay=COMPUTER_DELAY, executor=app.search_pool())
         except SimulatorError:
             window.close()
             raise
-        controller.autosave_path = storage.autosave_path(controller.game_name)
+        controller.autosave_path = (Path(load) if storage.is_autosave(Path(load))
+                                    else storage.new_autosave_path(controller.game_name))
         app._show_game(controller)
     elif game is not None:
         app.open_new_game(game)
-    else:
-        app.show_menu()
     return window, app
 
 

@@ -1,63 +1,105 @@
-"""The main menu: the five games (those not built yet shown as coming), continue, load, quit."""
+"""The main menu: the games (those not built yet shown as coming), continue, saved games, help,
+quit. Keys: Tab or the arrows move between buttons, Enter presses, Ctrl+O opens the saved
+games, F1 shows the keys, Esc or Ctrl+Q quits."""
 
 from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from pyglet.event import EVENT_HANDLED
+from pyglet.window import key
 
 from simulator.core import registry
 from simulator.render import theme
 from simulator.render.screen import Screen
-from simulator.render.widgets import FRONT, Button, label
+from simulator.render.widgets import FRONT, Button, Overlay, label
+
+MENU_KEYS = (
+    ("Tab, arrows", "move between buttons"),
+    ("Enter, Space", "press the highlighted button"),
+    ("Ctrl+O", "saved games"),
+    ("F1", "this help"),
+    ("F11", "full screen"),
+    ("F12", "screenshot"),
+    ("Esc, Ctrl+Q", "quit"),
+)
 
 
 class MenuScreen(Screen):
     title = "menu"
 
-    def __init__(self, window, app) -> None:
+    def __init__(self, window: Any, app: Any) -> None:
         super().__init__(window)
         self.app = app
         self.heading = label("bandu-sim", size=40, batch=self.batch, group=FRONT, anchor_x="center",
                              bold=True, serif=True, color=(236, 206, 150, 255))
         self.subtitle = label("wooden board games", size=15, batch=self.batch, group=FRONT,
                               anchor_x="center", color=theme.TEXT_DIM)
-        self.game_buttons: list[tuple[Button, object]] = []
-        self.blurbs = []
+        self.game_buttons: list[tuple[Button, Any]] = []
         for game in registry.all_games():
+            if not game.info.on_menu:
+                continue
             info = game.info
             text = info.title if game.available else f"{info.title}  (coming)"
-            button = Button(text, lambda name=game.name: app.open_new_game(name), self.batch,
+            button = Button(text, partial(app.open_new_game, game.name), self.batch,
                             size=16, width=300, height=46, primary=game.available)
             button.set_enabled(game.available)
             self.buttons.append(button)
-            blurb = label(info.blurb, size=11.5, batch=self.batch, group=FRONT, anchor_y="center",
-                          color=theme.TEXT if game.available else theme.TEXT_DIM)
+            players = (f"{info.min_players} players" if info.min_players == info.max_players
+                       else f"{info.min_players}-{info.max_players} players")
+            blurb = label(f"{info.blurb}  ({players})", size=11.5, batch=self.batch, group=FRONT,
+                          anchor_y="center", color=theme.TEXT if game.available else theme.TEXT_DIM)
             self.game_buttons.append((button, blurb))
         self.continue_button = Button("Continue last game", app.continue_last, self.batch, width=220)
-        self.load_button = Button("Saved games", app.open_saved_games, self.batch, width=160)
+        self.load_button = Button("Saved games", app.open_saved_games, self.batch, width=160,
+                                  tooltip="Ctrl+O")
+        self.help_button = Button("Help", self.toggle_help, self.batch, width=100, tooltip="F1")
         self.quit_button = Button("Quit", window.close, self.batch, width=110)
-        self.buttons += [self.continue_button, self.load_button, self.quit_button]
+        self.buttons += [self.continue_button, self.load_button, self.help_button, self.quit_button]
+        keys = "\n".join(f"{k:<14} {v}" for k, v in MENU_KEYS)
+        self.help = Overlay(self.batch, "Keys", f"{keys}\n\nEach game's own keys and rules: F1 "
+                            "during the game.", width=600)
+        self.help.body.font_name = ["DejaVu Sans Mono", "monospace"]
+        self.help.button("Close", self.toggle_help, primary=True, width=140)
+        self.overlays.append(self.help)
 
     def enter(self) -> None:
         self.continue_button.set_enabled(self.app.last_autosave() is not None)
         super().enter()
 
+    def toggle_help(self) -> None:
+        if not self.close_modal(self.help):
+            self.open_modal(self.help)
+
+    def modal_key(self, overlay: Overlay, symbol: int, modifiers: int) -> bool | None:
+        if symbol == key.F1:
+            self.toggle_help()
+        return EVENT_HANDLED
+
     def layout(self, width: int, height: int) -> None:
         cx = width / 2
-        self.heading.position = (cx, height - 110, 0)
-        self.subtitle.position = (cx, height - 145, 0)
-        top = height - 230
-        column_x = cx - 300
+        self.heading.position = (cx, height - 100, 0)
+        self.subtitle.position = (cx, height - 135, 0)
+        rows = len(self.game_buttons)
+        step = min(62, max(50, (height - 330) / max(rows, 1)))
+        top = height - 210
+        column_x = max(20, cx - 330)
         for n, (button, blurb) in enumerate(self.game_buttons):
-            y = top - n * 62
+            y = top - n * step
             button.place(column_x, y)
             blurb.position = (column_x + 320, y + 23, 0)
-        bottom = top - len(self.game_buttons) * 62 - 30
-        self.continue_button.place(cx - 260, bottom)
-        self.load_button.place(cx - 20, bottom)
-        self.quit_button.place(cx + 160, bottom)
+        bottom = max(30, top - rows * step - 30)
+        self.continue_button.place(cx - 310, bottom)
+        self.load_button.place(cx - 74, bottom)
+        self.help_button.place(cx + 102, bottom)
+        self.quit_button.place(cx + 218, bottom)
 
-    def on_key_press(self, symbol, modifiers) -> bool:
-        from pyglet.window import key
-
-        if symbol == key.ESCAPE:
-            self.window.close()
-            return True
-        return False
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        if symbol == key.O and modifiers & key.MOD_CTRL:
+            self.app.open_saved_games()
+            return EVENT_HANDLED
+        if symbol == key.F1:
+            self.toggle_help()
+            return EVENT_HANDLED
+        return super().on_key_press(symbol, modifiers)

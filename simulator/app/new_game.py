@@ -1,6 +1,19 @@
-"""The new-game screen, built from the registry: who sits in each seat and the game's settings."""
+"""The new-game screen, built from the game's own description: how many players, who sits in
+each seat (a person, or the computer at any strength the game offers), and the game's settings.
+
+A choice that pins another setting (Tanbo's classic start is 19 x 19 only) selects it and locks
+the other options of that row, so what looks chosen is what starts. Up to four seats get a row of
+option buttons each; more (up to 20) get one compact button per seat that steps through the
+options on a click (right click: backwards). Tab and the arrows move, Enter starts.
+"""
 
 from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from pyglet.event import EVENT_HANDLED
+from pyglet.window import key, mouse
 
 from simulator.core import registry
 from simulator.core.controller import COMPUTER, PERSON, Seat
@@ -8,24 +21,45 @@ from simulator.render import theme
 from simulator.render.screen import Screen
 from simulator.render.widgets import FRONT, Button, label
 
+ROW_SEATS = 4            # up to this many seats, each seat is a row of option buttons
+
 
 class _ChoiceRow:
     """A caption and a row of mutually exclusive buttons."""
 
     def __init__(self, screen: NewGameScreen, caption: str, options: list[str], selected: int) -> None:
+        self.screen = screen
         self.caption = label(caption, size=15, batch=screen.batch, group=FRONT, anchor_y="center", bold=True)
         self.selected = selected
+        self.locked: int | None = None
         self.options: list[Button] = []
         for n, text in enumerate(options):
-            button = Button(text, lambda n=n: self.select(n), screen.batch, size=12.5, width=118, height=36)
+            button = Button(text, partial(self.choose, n), screen.batch, size=12.5, width=118, height=36)
             self.options.append(button)
             screen.buttons.append(button)
         self.select(selected)
+
+    def choose(self, n: int) -> None:
+        self.select(n)
+        self.screen.changed()
 
     def select(self, n: int) -> None:
         self.selected = n
         for i, button in enumerate(self.options):
             button.set_selected(i == n)
+
+    def lock(self, n: int | None) -> None:
+        """Pin the row to option n (others disabled), or free it (None)."""
+        self.locked = n
+        if n is not None:
+            self.select(n)
+        for i, button in enumerate(self.options):
+            button.set_enabled(n is None or i == n)
+
+    def set_visible(self, visible: bool) -> None:
+        self.caption.visible = visible
+        for button in self.options:
+            button.set_visible(visible)
 
     def place(self, x: float, y: float, width: float) -> float:
         """Lay out from the top-left (x, y); returns the height used."""
@@ -40,10 +74,24 @@ class _ChoiceRow:
         return rows * 44 + 14
 
 
+class _SeatButton(Button):
+    """One seat in the compact grid: 'North: Person'; a click steps to the next option."""
+
+    def __init__(self, screen: NewGameScreen, seat: int, options: list[str], selected: int) -> None:
+        super().__init__("", self.step, screen.batch, size=11.5, width=176, height=32)
+        self.screen, self.seat, self.choices = screen, seat, options
+        self.choice = selected
+        self.step(0)
+
+    def step(self, delta: int = 1) -> None:
+        self.choice = (self.choice + delta) % len(self.choices)
+        self.set_text(f"{self.screen.info.seat_name(self.seat)}: {self.choices[self.choice]}")
+
+
 class NewGameScreen(Screen):
     title = "new game"
 
-    def __init__(self, window, app, game: str) -> None:
+    def __init__(self, window: Any, app: Any, game: str) -> None:
         super().__init__(window)
         self.app = app
         self.game = registry.get_game(game)
@@ -53,27 +101,81 @@ class NewGameScreen(Screen):
         self.blurb = label(self.info.blurb, size=13, batch=self.batch, group=FRONT, anchor_x="center",
                            color=theme.TEXT_DIM)
         self.strengths = list(self.game.strengths.values())
-        seat_options = ["Person"] + [f"Computer: {s.label}" if len(self.strengths) < 3 else s.label
-                                     for s in self.strengths]
-        self.seat_rows = []
-        for seat in range(self.info.min_players):
-            default = 0 if seat == 0 else 1 + min(1, len(self.strengths) - 1)
-            self.seat_rows.append(_ChoiceRow(self, self.info.seat_name(seat), seat_options, default))
-        self.computer_note = label("Easy, Medium, Strong: computer players", size=11, batch=self.batch,
-                                   group=FRONT, color=theme.TEXT_DIM)
+        many = len(self.strengths) >= 3
+        self.seat_options = ["Person"] + [s.label if many else f"Computer: {s.label}" for s in self.strengths]
+        if not self.strengths:
+            self.seat_options.append("Computer: random")
+        counts = list(range(self.info.min_players, self.info.max_players + 1))
+        self.counts = counts
+        self.count_row = _ChoiceRow(self, "Players", [str(n) for n in counts],
+                                    counts.index(self.info.default_players))
+        self.count_row.set_visible(len(counts) > 1)
+        self.seat_rows: list[_ChoiceRow] = []
+        self.seat_buttons: list[_SeatButton] = []
+        self.computer_note = label("", size=11, batch=self.batch, group=FRONT, color=theme.TEXT_DIM)
+        if many:
+            self.computer_note.text = ", ".join(s.label for s in self.strengths) + ": computer players"
         self.setting_rows = [(setting, _ChoiceRow(self, setting.label, [c.label for c in setting.choices],
                                                   setting.default)) for setting in self.info.settings]
         self.start = Button("Start", self.start_game, self.batch, size=16, width=180, height=46, primary=True)
-        self.back = Button("Back", app.show_menu, self.batch, width=140, height=46)
-        self.buttons += [self.start, self.back]
+        self.back_button = Button("Back", self.back, self.batch, width=140, height=46)
+        self._build_seats()
+
+    def players(self) -> int:
+        return self.counts[self.count_row.selected]
+
+    def _default_option(self, seat: int) -> int:
+        if seat == 0 or len(self.seat_options) == 1:
+            return 0
+        return 1 + min(1, len(self.seat_options) - 2)
+
+    def _build_seats(self) -> None:
+        kept = [row.selected for row in self.seat_rows] + [b.choice for b in self.seat_buttons]
+        for row in self.seat_rows:
+            row.caption.delete()
+            for button in row.options:
+                button.delete()
+        for button in self.seat_buttons:
+            button.delete()
+        self.seat_rows, self.seat_buttons = [], []
+        n = self.players()
+        choice = [kept[s] if s < len(kept) else self._default_option(s) for s in range(n)]
+        self.buttons = list(self.count_row.options)
+        if n <= ROW_SEATS:
+            self.seat_rows = [_ChoiceRow(self, self.info.seat_name(s), self.seat_options, choice[s])
+                              for s in range(n)]        # each row adds its buttons
+        else:
+            self.seat_buttons = [_SeatButton(self, s, self.seat_options, choice[s]) for s in range(n)]
+            self.buttons += self.seat_buttons
+        for _, row in self.setting_rows:
+            self.buttons += row.options
+        self.buttons += [self.back_button, self.start]
+        self.changed()
+
+    def changed(self) -> None:
+        """A choice was made: follow the player count, apply settings that pin others."""
+        if len(self.seat_rows) + len(self.seat_buttons) != self.players():
+            self._build_seats()
+            return
+        pinned: dict[str, str] = {}
+        for setting, row in self.setting_rows:
+            pinned.update(dict(setting.choices[row.selected].fixes))
+        for setting, row in self.setting_rows:
+            label_pinned = pinned.get(setting.name)
+            labels = [c.label for c in setting.choices]
+            row.lock(labels.index(label_pinned) if label_pinned in labels else None)
+        self.resize(self.window.width, self.window.height)
 
     def seats(self) -> list[Seat]:
+        chosen = [row.selected for row in self.seat_rows] + [b.choice for b in self.seat_buttons]
         seats = []
-        for row in self.seat_rows:
-            if row.selected == 0:
+        for option in chosen:
+            if option == 0:
                 seats.append(Seat(PERSON))
+            elif self.strengths:
+                seats.append(Seat(COMPUTER, f"mcts:{self.strengths[option - 1].name}"))
             else:
-                seats.append(Seat(COMPUTER, f"mcts:{self.strengths[row.selected - 1].name}"))
+                seats.append(Seat(COMPUTER, "random"))
         return seats
 
     def settings(self) -> dict:
@@ -87,27 +189,37 @@ class NewGameScreen(Screen):
 
     def layout(self, width: int, height: int) -> None:
         cx = width / 2
-        self.heading.position = (cx, height - 80, 0)
-        self.blurb.position = (cx, height - 112, 0)
+        self.heading.position = (cx, height - 70, 0)
+        self.blurb.position = (cx, height - 102, 0)
         x = max(30, cx - 380)
         row_width = min(760, width - 60)
-        y = height - 160
+        y = height - 130.0
+        if len(self.counts) > 1:
+            y -= self.count_row.place(x, y, row_width)
         for row in self.seat_rows:
             y -= row.place(x, y, row_width)
-        self.computer_note.position = (x + 170, y + 2, 0)
+        if self.seat_buttons:
+            columns = max(1, min(4, int(row_width // 186)))
+            for n, button in enumerate(self.seat_buttons):
+                button.place(x + (n % columns) * 186, y - 36 - (n // columns) * 40)
+            y -= 40 * ((len(self.seat_buttons) + columns - 1) // columns) + 12
+        self.computer_note.position = (x + (0 if self.seat_buttons else 170), y + 2, 0)
         y -= 24
         for _, row in self.setting_rows:
             y -= row.place(x, y, row_width)
-        self.start.place(cx + 20, 40)
-        self.back.place(cx - 160, 40)
+        self.start.place(cx + 20, 30)
+        self.back_button.place(cx - 160, 30)
 
-    def on_key_press(self, symbol, modifiers) -> bool:
-        from pyglet.window import key
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
+        if button == mouse.RIGHT:
+            for seat_button in self.seat_buttons:
+                if seat_button.contains(x, y):
+                    seat_button.step(-1)
+                    return EVENT_HANDLED
+        return super().on_mouse_press(x, y, button, modifiers)
 
-        if symbol == key.ESCAPE:
-            self.app.show_menu()
-            return True
-        if symbol in (key.ENTER, key.RETURN):
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        if symbol in (key.ENTER, key.RETURN) and self.focus.focused is None:
             self.start_game()
-            return True
-        return False
+            return EVENT_HANDLED
+        return super().on_key_press(symbol, modifiers)

@@ -1,47 +1,142 @@
-"""The saved-games screen: the newest saves and autosaves; a click opens one."""
+"""The saved-games screen: every save and autosave, newest first, each described in words (game,
+board, who played, how far, when); a click opens one, the bin beside it deletes it after asking.
+The list scrolls with the wheel, Page Up / Page Down, or the arrow keys (focus follows)."""
 
 from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from pyglet.event import EVENT_HANDLED
+from pyglet.window import key
 
 from simulator.app import storage
 from simulator.render import theme
 from simulator.render.screen import Screen
-from simulator.render.widgets import FRONT, Button, label
+from simulator.render.widgets import FRONT, Button, Overlay, label
+
+ROW = 56
 
 
 class SavedGamesScreen(Screen):
     title = "saved games"
 
-    def __init__(self, window, app) -> None:
+    def __init__(self, window: Any, app: Any) -> None:
         super().__init__(window)
         self.app = app
         self.heading = label("Saved games", size=28, batch=self.batch, group=FRONT, anchor_x="center",
                              bold=True, serif=True)
-        self.where = label(f"in {storage.saves_dir()}", size=11, batch=self.batch, group=FRONT,
+        self.where = label(f"in {storage.data_dir()}", size=11, batch=self.batch, group=FRONT,
                            anchor_x="center", color=theme.TEXT_DIM)
-        self.entries: list[Button] = []
-        for summary in storage.list_saves():
-            button = Button(summary.title, lambda p=summary.path: app.load_game(p), self.batch,
-                            size=13, width=640, height=40)
-            self.entries.append(button)
         self.empty = label("No saved games yet: press Ctrl+S during a game to save it.", size=14,
                            batch=self.batch, group=FRONT, anchor_x="center", color=theme.TEXT_DIM)
+        self.position_note = label("", size=11, batch=self.batch, group=FRONT, anchor_x="center",
+                                   color=theme.TEXT_DIM)
+        self.back_button = Button("Back", self.back, self.batch, width=140)
+        self.confirm = Overlay(self.batch, "Delete this save?", "", width=560, body_size=13)
+        self.confirm.button("Keep", lambda: self.close_modal(self.confirm), width=120)
+        self.confirm.button("Delete", self._delete_confirmed, primary=True, width=120)
+        self.overlays.append(self.confirm)
+        self.entries: list[Button] = []
+        self.details: list = []
+        self.deletes: list[Button] = []
+        self.summaries: list[storage.SaveSummary] = []
+        self.first = 0                   # index of the first row shown
+        self.visible_rows = 1
+        self._to_delete: Path | None = None
+        self.refresh()
+
+    def refresh(self) -> None:
+        for button in self.entries + self.deletes:
+            button.delete()
+        for detail in self.details:
+            detail.delete()
+        self.summaries = storage.list_saves()
+        self.entries, self.details, self.deletes = [], [], []
+        for summary in self.summaries:
+            self.entries.append(Button(summary.title, partial(self.app.load_game, summary.path),
+                                       self.batch, size=13, width=560, height=46))
+            self.details.append(label(summary.detail, size=10.5, batch=self.batch, group=FRONT,
+                                      color=theme.TEXT_DIM, anchor_y="center"))
+            self.deletes.append(Button("Delete", partial(self._ask_delete, summary), self.batch,
+                                       size=11, width=80, height=46))
         self.empty.visible = not self.entries
-        self.back = Button("Back", app.back_from_saved_games, self.batch, width=140)
-        self.buttons = self.entries + [self.back]
+        self.resize(self.window.width, self.window.height)
+
+    def _ask_delete(self, summary: storage.SaveSummary) -> None:
+        self._to_delete = summary.path
+        self.confirm.set_text(body=f"{summary.title}\n{summary.detail}\n\nThe file {summary.path.name} "
+                                   "is removed for good.")
+        self.open_modal(self.confirm)
+
+    def _delete_confirmed(self) -> None:
+        self.close_modal(self.confirm)
+        if self._to_delete is None:
+            return
+        try:
+            storage.delete_save(self._to_delete)
+            self.toast.show(f"deleted {self._to_delete.name}")
+        except OSError as error:
+            self.toast.show(f"could not delete {self._to_delete.name}: {error.strerror or error}", error=True)
+        self._to_delete = None
+        self.refresh()
+
+    def scroll(self, rows: int) -> None:
+        last = max(0, len(self.entries) - self.visible_rows)
+        first = min(last, max(0, self.first + rows))
+        if first != self.first:
+            self.first = first
+            self.layout(self.window.width, self.window.height)
 
     def layout(self, width: int, height: int) -> None:
         cx = width / 2
-        self.heading.position = (cx, height - 90, 0)
-        self.where.position = (cx, height - 120, 0)
+        self.heading.position = (cx, height - 70, 0)
+        self.where.position = (cx, height - 98, 0)
         self.empty.position = (cx, height / 2, 0)
-        for n, button in enumerate(self.entries):
-            button.place(cx - 320, height - 190 - n * 50, width=min(640, width - 40))
-        self.back.place(cx - 70, 40)
+        top, bottom = height - 130, 100
+        self.visible_rows = max(1, int((top - bottom) // ROW))
+        self.first = min(self.first, max(0, len(self.entries) - self.visible_rows))
+        list_width = min(900, width - 40)
+        x = cx - list_width / 2
+        for n, (entry, detail, delete) in enumerate(zip(self.entries, self.details, self.deletes, strict=True)):
+            shown = self.first <= n < self.first + self.visible_rows
+            for item in (entry, delete):
+                item.set_visible(shown)
+            detail.visible = shown
+            if shown:
+                y = top - (n - self.first + 1) * ROW
+                entry.place(x, y, width=list_width * 0.55)
+                detail.position = (x + list_width * 0.55 + 14, y + 23, 0)
+                delete.place(x + list_width - 80, y)
+        if len(self.entries) > self.visible_rows:
+            end = min(len(self.entries), self.first + self.visible_rows)
+            self.position_note.text = (f"{self.first + 1}-{end} of {len(self.entries)}: "
+                                       "scroll or Page Up / Page Down for more")
+        else:
+            self.position_note.text = ""
+        self.position_note.position = (cx, 82, 0)
+        self.back_button.place(cx - 70, 24)
+        self.buttons = [b for pair in zip(self.entries, self.deletes, strict=True) for b in pair
+                        if b.visible] + [self.back_button]
 
-    def on_key_press(self, symbol, modifiers) -> bool:
-        from pyglet.window import key
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> bool | None:
+        self.scroll(-round(scroll_y) or (-1 if scroll_y > 0 else 1))
+        return EVENT_HANDLED
 
-        if symbol == key.ESCAPE:
-            self.app.back_from_saved_games()
-            return True
-        return False
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        if symbol == key.PAGEDOWN:
+            self.scroll(self.visible_rows)
+        elif symbol == key.PAGEUP:
+            self.scroll(-self.visible_rows)
+        elif symbol in (key.DOWN, key.UP) and self.focus.focused in self.entries + self.deletes:
+            # keep the focus in view: scroll when it would leave the shown rows
+            rows = self.entries if self.focus.focused in self.entries else self.deletes
+            index = rows.index(self.focus.focused) + (1 if symbol == key.DOWN else -1)
+            if 0 <= index < len(rows):
+                if not self.first <= index < self.first + self.visible_rows:
+                    self.scroll(1 if symbol == key.DOWN else -1)
+                self.focus.move_to(rows[index])
+        else:
+            return super().on_key_press(symbol, modifiers)
+        return EVENT_HANDLED

@@ -1,16 +1,24 @@
-"""Where the program keeps its files: saves, the autosave, screenshots.
+"""Where the program keeps its files (saves, autosaves, screenshots) and what the saved-games
+list says about each.
 
 $BANDU_SIM_HOME if set (tests use it), else $XDG_DATA_HOME/bandu-sim, else
-~/.local/share/bandu-sim.
+~/.local/share/bandu-sim. Every game started gets its own autosave in autosaves/, so starting
+a game never overwrites another unfinished one; the oldest beyond AUTOSAVES_KEPT are removed.
+The list shows regular `*.json` files only: a dangling link, a folder, a temporary file left by
+a crash (names starting with '.') are not saves.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+
+AUTOSAVES_KEPT = 30
+MAX_SUMMARY_BYTES = 2_000_000     # a bigger file is listed as "too big", not parsed
 
 
 def data_dir() -> Path:
@@ -24,47 +32,141 @@ def saves_dir() -> Path:
     return data_dir() / "saves"
 
 
+def autosaves_dir() -> Path:
+    return data_dir() / "autosaves"
+
+
 def screenshots_dir() -> Path:
     return data_dir() / "screenshots"
 
 
-def autosave_path(game: str) -> Path:
-    return data_dir() / f"autosave-{game}.json"
+def _fresh_path(folder: Path, stem: str) -> Path:
+    path = folder / f"{stem}.json"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}-{n}.json"
+        n += 1
+    return path
 
 
 def new_save_path(game: str) -> Path:
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    path = saves_dir() / f"{game}-{stamp}.json"
-    n = 2
-    while path.exists():
-        path = saves_dir() / f"{game}-{stamp}-{n}.json"
-        n += 1
-    return path
+    return _fresh_path(saves_dir(), f"{game}-{datetime.now():%Y%m%d-%H%M%S}")
+
+
+def new_autosave_path(game: str) -> Path:
+    """The autosave of a game started now: its own file, never another game's."""
+    return _fresh_path(autosaves_dir(), f"{game}-{datetime.now():%Y%m%d-%H%M%S}")
+
+
+def is_autosave(path: Path) -> bool:
+    return path.parent.name == "autosaves" or path.name.startswith("autosave-")
+
+
+def _regular_saves(folder: Path, pattern: str) -> list[Path]:
+    found = []
+    try:
+        entries = list(folder.glob(pattern))
+    except OSError:
+        return []
+    for path in entries:
+        if path.name.startswith("."):
+            continue                     # a temporary file of an interrupted write
+        try:
+            if stat.S_ISREG(path.stat().st_mode):
+                found.append(path)
+        except OSError:
+            continue                     # a dangling link, a file gone meanwhile
+    return found
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def all_save_paths() -> list[Path]:
+    """Saves and autosaves (also the one-per-game autosaves of earlier versions), newest first."""
+    paths = (_regular_saves(saves_dir(), "*.json") + _regular_saves(autosaves_dir(), "*.json")
+             + _regular_saves(data_dir(), "autosave-*.json"))
+    return sorted(paths, key=_mtime, reverse=True)
+
+
+def newest_unfinished_autosave() -> Path | None:
+    for path in all_save_paths():
+        if is_autosave(path) and not read_summary(path).finished:
+            return path
+    return None
+
+
+def prune_autosaves(keep: int = AUTOSAVES_KEPT) -> None:
+    autosaves = sorted(_regular_saves(autosaves_dir(), "*.json"), key=_mtime, reverse=True)
+    for path in autosaves[keep:]:
+        try:
+            path.unlink()
+        except OSError:
+            pass
+
+
+def delete_save(path: Path) -> None:
+    path.unlink()
+
+
+def when_in_words(moment: datetime, now: datetime | None = None) -> str:
+    now = now or datetime.now()
+    days = (now.date() - moment.date()).days
+    if days == 0:
+        return f"today {moment:%H:%M}"
+    if days == 1:
+        return f"yesterday {moment:%H:%M}"
+    if 1 < days < 7:
+        return f"{moment:%A} {moment:%H:%M}"
+    if moment.year == now.year:
+        return f"{moment.day} {moment:%B}"
+    return f"{moment.day} {moment:%B %Y}"
 
 
 @dataclass(frozen=True)
 class SaveSummary:
     path: Path
-    title: str        # what the list shows; names the problem for a file that cannot be read
+    title: str          # "Tanbo 7x7 against the computer (medium)"
+    detail: str         # "move 12, Black to move · today 14:32 · autosave"
+    finished: bool = False
+    readable: bool = True
 
 
-def list_saves(limit: int = 8) -> list[SaveSummary]:
-    """Saved games and the autosaves, newest first, each with a one-line description."""
-    candidates = list(saves_dir().glob("*.json")) + list(data_dir().glob("autosave-*.json"))
-    candidates.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-    return [SaveSummary(path, describe_save(path)) for path in candidates[:limit]]
+def _players(seats: list, game: str) -> str:
+    computers = [s for s in seats if isinstance(s, dict) and s.get("kind") == "computer"]
+    people = len(seats) - len(computers)
+    if not computers:
+        return f"{people} people" if people != 2 else "two people"
+    levels = sorted({str(s.get("agent") or "mcts").partition(":")[2] or "default" for s in computers})
+    if people == 0:
+        return f"computers only ({', '.join(levels)})"
+    against = "the computer" if len(computers) == 1 else f"{len(computers)} computers"
+    return f"against {against} ({', '.join(levels)})"
 
 
-def describe_save(path: Path) -> str:
-    when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %H:%M")
-    prefix = "Autosave" if path.name.startswith("autosave-") else path.stem
+def read_summary(path: Path) -> SaveSummary:
+    when = when_in_words(datetime.fromtimestamp(_mtime(path)))
+    kind = "autosave" if is_autosave(path) else path.stem
     try:
+        if path.stat().st_size > MAX_SUMMARY_BYTES:
+            return SaveSummary(path, f"{path.name}: too big to be a save", when, readable=False)
         data = json.loads(path.read_text(encoding="utf-8"))
         game = str(data["game"]).replace("_", " ").title()
         moves = len(data["history"])
         state = data.get("state") or {}
-        size = f" {state['width']}x{state['height']}" if "width" in state else ""
-        over = ", finished" if state.get("winner") else ""
-        return f"{prefix}: {game}{size}, move {moves}{over} ({when})"
-    except (OSError, ValueError, KeyError, TypeError):
-        return f"{prefix}: unreadable file ({when})"
+        size = f" {state['width']}x{state['height']}" if isinstance(state, dict) and "width" in state else ""
+        finished = data.get("over") is True
+        progress = "finished" if finished else f"move {moves}"
+        title = f"{game}{size} {_players(list(data.get('seats') or []), str(data['game']))}"
+        return SaveSummary(path, title, f"{progress} · {when} · {kind}", finished)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return SaveSummary(path, f"{path.name}: not a readable save", when, readable=False)
+
+
+def list_saves() -> list[SaveSummary]:
+    """Every save and autosave, newest first, each with a description in words."""
+    return [read_summary(path) for path in all_save_paths()]

@@ -317,6 +317,7 @@ class TurnController:
             "seats": [asdict(s) for s in self.seats],
             "history": [{"player": h.player, "action": h.action} for h in self.history],
             "state": self.state.to_dict(),
+            "over": self.state.is_terminal(),
             "saved_at": datetime.now(UTC).isoformat(timespec="seconds"),
         }
 
@@ -353,8 +354,10 @@ class TurnController:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             raise SaveError(f"{path}: no such file") from None
-        except (OSError, UnicodeDecodeError) as error:
-            raise SaveError(f"{path}: cannot be read ({getattr(error, 'strerror', None) or error})") from None
+        except UnicodeDecodeError as error:
+            raise SaveError(f"{path}: not a save file (not text: byte {error.start} is not UTF-8)") from None
+        except OSError as error:
+            raise SaveError(f"{path}: cannot be read ({error.strerror or error})") from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:

@@ -31,10 +31,13 @@ MAX_SEATS = 20
 
 @dataclass(frozen=True)
 class Choice:
-    """One option of a setting: its label and the keyword arguments it means for new_game."""
+    """One option of a setting: its label and the keyword arguments it means for new_game.
+    `fixes` pins other settings while this one is chosen: (setting name, choice label) pairs,
+    e.g. a classic start that only exists on a 19 x 19 board."""
 
     label: str
     kwargs: dict[str, Any]
+    fixes: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,8 @@ class GameInfo:
     outcomes: bool = False              # outcome nodes (physics, dice that roll on screen)
     hidden_information: bool = False    # some seat may not see everything
     cooperative: bool = False           # all seats win or lose together
-    menu_order: int = 100
+    menu_order: int = 100               # place on the menu, lowest first
+    on_menu: bool = True                # False: reachable by name only (test games)
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_players <= self.max_players <= MAX_SEATS:
@@ -101,10 +105,10 @@ class Game:
     benchmark: Callable[..., tuple[dict, str]] | None = None
 
     def __post_init__(self) -> None:
-        hidden = self.state_class.hidden_information if self.state_class else None
-        if hidden is not None and hidden != self.info.hidden_information:
+        state_class = self.state_class
+        if state_class is not None and state_class.hidden_information != self.info.hidden_information:
             raise ValueError(f"{self.name}: GameInfo.hidden_information disagrees with "
-                             f"{self.state_class.__name__}.hidden_information")
+                             f"{state_class.__name__}.hidden_information")
 
     @property
     def name(self) -> str:

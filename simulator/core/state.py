@@ -177,6 +177,6 @@ class GameState(ABC, Generic[A]):
         """Parse the notation of action_to_str; raises IllegalAction on bad text."""
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.to_dict() == other.to_dict()  # type: ignore[attr-defined]
+        return isinstance(other, GameState) and type(other) is type(self) and self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]

@@ -1,18 +1,41 @@
-"""What a game's view gives the shared game screen.
+"""The contract between a game's view and the shared game screen, for flat boards and 3D tables.
 
-A GameView draws one game's table inside the area the screen gives it and turns clicks into
-actions sent through the controller; it never changes the state itself. The shared game screen
-(app/game_screen.py) draws everything the games have in common around it: the side panel with
-the seats, whose turn, undo/save/load/help/menu buttons, the help overlay and the end screen.
+A GameView draws one game's table in the area the screen gives it and turns input into actions
+sent through the controller; it never changes the state itself. It:
+- owns its draw pass (`draw()`): a flat board draws its own batch in window pixels; a 3D table
+  sets its own viewport, projection, depth test and shaders (render/scene3d.py) and puts the
+  window's back as it found them (`render.scene3d.view_pass`);
+- receives the full input set straight from pyglet's handler stack, on which the game screen
+  pushes it above itself: on_mouse_motion/press/release/drag/scroll, on_key_press/release. A
+  handler returns True when it used the event; otherwise the event goes on to the screen (its
+  buttons and keys) and the window;
+- sees the state a seat may see: `self.state` is `controller.visible_state(viewer)`, the viewer
+  being the person at the machine (the game screen's hand-over decides who that is);
+- gives the shared side panel its game-specific text: seat icons and details, the prompt of a
+  person's turn, the end-of-game sentence, its keys and rules for the help overlay.
+The game screen (app/game_screen.py) draws the rest: seats, status, buttons, overlays.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from pyglet.graphics import Batch
 
 from simulator.core.controller import TurnController
 from simulator.core.errors import IllegalAction
+from simulator.core.state import GameState
 from simulator.render.widgets import Toast
+
+
+@dataclass
+class ViewContext:
+    controller: TurnController
+    toast: Toast
+    viewer: Callable[[], int | None]      # the seat whose eyes the view shows (None: all)
+    window: Any                           # the AppWindow (size, projection, pixel ratio)
 
 
 class GameView:
@@ -21,28 +44,66 @@ class GameView:
     #: (key, what it does) pairs of the game's own mouse and keys, listed in the help overlay
     controls: tuple[tuple[str, str], ...] = ()
 
-    def __init__(self, controller: TurnController, batch: Batch, toast: Toast) -> None:
-        self.controller = controller
-        self.batch = batch
-        self.toast = toast
-        self.hint = ""          # one line under the status: what the hovered thing would do
+    def __init__(self, context: ViewContext) -> None:
+        self.context = context
+        self.controller = context.controller
+        self.toast = context.toast
+        self.batch = Batch()            # a flat view's own drawing; 3D views add their own pass
+        self.area = (0.0, 0.0, 1.0, 1.0)
+        self.enabled = True             # False while the hand-over screen hides the table
+        self.hint = ""                  # one line under the status: what the hovered thing would do
 
+    @property
+    def state(self) -> GameState:
+        """The state as the viewing seat may see it."""
+        return self.controller.visible_state(self.context.viewer())
+
+    # --- area, drawing, clock -----------------------------------------------------------------
     def layout(self, x: float, y: float, width: float, height: float) -> None:
-        """The board area in window pixels."""
+        """The view's area in window pixels."""
+        self.area = (x, y, width, height)
+
+    def contains(self, x: float, y: float) -> bool:
+        ax, ay, width, height = self.area
+        return ax <= x < ax + width and ay <= y < ay + height
+
+    def draw(self) -> None:
+        """The view's own draw pass; called before the screen's panel and overlays."""
+        self.batch.draw()
 
     def sync(self) -> None:
-        """The controller's state changed (a move, an undo, a load): redraw from it."""
+        """The controller's state changed (a move, an undo, a load, a new viewer): redraw."""
 
     def update(self, dt: float) -> None:
-        """Animation tick."""
+        """Animation tick (60 Hz)."""
 
-    def on_mouse_motion(self, x: float, y: float) -> None:
-        pass
+    def close(self) -> None:
+        """The game screen is gone: free GL objects the view made."""
 
-    def on_mouse_press(self, x: float, y: float, button: int) -> bool:
-        return False
+    # --- input: pyglet's event handlers (True: used) -------------------------------------------
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool | None:
+        return None
 
-    def seat_icon(self, seat: int):
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
+        return None
+
+    def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
+        return None
+
+    def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> bool | None:
+        return None
+
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> bool | None:
+        return None
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        return None
+
+    def on_key_release(self, symbol: int, modifiers: int) -> bool | None:
+        return None
+
+    # --- text for the shared panel ----------------------------------------------------------------
+    def seat_icon(self, seat: int) -> Any:
         """A pyglet image standing for the seat in the side panel, or None."""
         return None
 
@@ -50,11 +111,16 @@ class GameView:
         """A short line about the seat, e.g. '12 stones'."""
         return ""
 
+    def prompt(self) -> str:
+        """What the person to move does, e.g. 'Click a point.'"""
+        return ""
+
     def result_text(self) -> str:
         """A sentence under the winner's name on the end screen."""
         return ""
 
-    def submit(self, action) -> bool:
+    # --- acting --------------------------------------------------------------------------------
+    def submit(self, action: Any) -> bool:
         """Send a person's action; show the reason in the toast when it is refused."""
         try:
             self.controller.submit(action)

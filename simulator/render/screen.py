@@ -1,26 +1,127 @@
-"""Screens: one at a time fills the window (menu, new game, a game, saved games).
+"""Screens and input layers: what sits on the window's navigation and handler stacks.
 
-A Screen owns a Batch, its buttons and overlays. The base class routes the mouse to buttons
-(the topmost visible overlay's buttons first), tracks hover, and draws the background.
-Subclasses implement layout() and add their own drawing and input on top.
+A Screen fills the window (menu, new game, a game, saved games). Screens live on the window's
+navigation stack (render/window.py): opening one pushes it, Back pops it. Input reaches the top
+screen through pyglet's own handler stack: the window pushes the screen's input layers
+(`Screen.layers()`, bottom to top: the screen itself, then e.g. a game's view, then any open
+modal overlay) and removes them when the screen is covered or closed. A layer handles an event
+by returning True (pyglet.event.EVENT_HANDLED); otherwise the event goes on down the stack and
+finally to the window's own keys (F11, F12, Ctrl+Q).
+
+Every screen can be driven by keyboard: Tab / Shift+Tab and the arrow keys move a focus ring
+over its buttons (FocusRing), Enter or Space presses the focused one, Esc goes back.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from pyglet import shapes
+from pyglet.event import EVENT_HANDLED
 from pyglet.graphics import Batch
-from pyglet.window import mouse
+from pyglet.window import key, mouse
 
 from simulator.render import theme
-from simulator.render.widgets import BACK, Button, Overlay, Toast
+from simulator.render.widgets import Button, Overlay, Toast
 
 if TYPE_CHECKING:
     from simulator.render.window import AppWindow
 
+NAVIGATION_KEYS = {key.TAB, key.UP, key.DOWN, key.LEFT, key.RIGHT, key.ENTER, key.RETURN,
+                   key.SPACE, key.NUM_ENTER}
+
+
+class FocusRing:
+    """Keyboard focus over a list of buttons: Tab/arrows move it, Enter/Space press."""
+
+    def __init__(self) -> None:
+        self.focused: Button | None = None
+
+    def handle_key(self, symbol: int, modifiers: int, buttons: list[Button]) -> bool:
+        usable = [b for b in buttons if b.visible and b.enabled]
+        if symbol not in NAVIGATION_KEYS or not usable:
+            return False
+        if symbol in (key.ENTER, key.RETURN, key.SPACE, key.NUM_ENTER):
+            if self.focused in usable:
+                assert self.focused is not None
+                self.focused.click()
+                return True
+            return False
+        backwards = symbol in (key.UP, key.LEFT) or (symbol == key.TAB and modifiers & key.MOD_SHIFT)
+        index = usable.index(self.focused) if self.focused in usable else (0 if backwards else -1)
+        self.move_to(usable[(index + (-1 if backwards else 1)) % len(usable)])
+        return True
+
+    def move_to(self, button: Button | None) -> None:
+        if self.focused is not None:
+            self.focused.set_focus(False)
+        self.focused = button
+        if button is not None:
+            button.set_focus(True)
+
+
+def hover_buttons(buttons: list[Button], x: float, y: float) -> None:
+    hovered = next((b for b in buttons if b.contains(x, y)), None)
+    for button in buttons:
+        button.set_hover(button is hovered)
+
+
+def press_buttons(buttons: list[Button], x: float, y: float) -> bool:
+    for button in buttons:
+        if button.contains(x, y):
+            button.click()
+            return True
+    return False
+
+
+class ModalLayer:
+    """An open overlay on the handler stack: its buttons take the mouse and keys, and nothing
+    beneath it hears them. Esc closes it (or presses its cancel button)."""
+
+    def __init__(self, screen: Screen, overlay: Overlay, on_escape: Any = None) -> None:
+        self.screen = screen
+        self.overlay = overlay
+        self.on_escape = on_escape
+        self.focus = FocusRing()
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool:
+        hover_buttons(self.overlay.buttons, x, y)
+        return EVENT_HANDLED
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
+        if button == mouse.LEFT:
+            press_buttons(self.overlay.buttons, x, y)
+        return EVENT_HANDLED
+
+    def on_mouse_release(self, *args: Any) -> bool:
+        return EVENT_HANDLED
+
+    def on_mouse_drag(self, *args: Any) -> bool:
+        return EVENT_HANDLED
+
+    def on_mouse_scroll(self, *args: Any) -> bool:
+        return EVENT_HANDLED
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        if symbol == key.ESCAPE:
+            (self.on_escape or (lambda: self.screen.close_modal(self.overlay)))()
+            return EVENT_HANDLED
+        if self.focus.handle_key(symbol, modifiers, self.overlay.buttons):
+            return EVENT_HANDLED
+        if symbol in (key.ENTER, key.RETURN) and self.overlay.buttons:
+            primary = [b for b in self.overlay.buttons if b.primary] or self.overlay.buttons
+            primary[0].click()
+            return EVENT_HANDLED
+        if symbol in (key.F11, key.F12) or (symbol == key.Q and modifiers & key.MOD_CTRL):
+            return None                  # the window's own keys still work
+        return self.screen.modal_key(self.overlay, symbol, modifiers)
+
+    def on_key_release(self, *args: Any) -> bool:
+        return EVENT_HANDLED
+
 
 class Screen:
+    """A full-window screen: a batch, buttons, overlays, keyboard focus, input handlers."""
+
     title = ""
 
     def __init__(self, window: AppWindow) -> None:
@@ -28,19 +129,27 @@ class Screen:
         self.batch = Batch()
         self.buttons: list[Button] = []
         self.overlays: list[Overlay] = []
-        self.background = shapes.Rectangle(0, 0, 10, 10, color=theme.BACKGROUND, batch=self.batch, group=BACK)
         self.toast = Toast(self.batch)
+        self.focus = FocusRing()
+        self._modals: list[ModalLayer] = []
 
-    # --- life cycle -------------------------------------------------------------------------------
+    # --- life cycle (called by the window's navigation stack) -----------------------------------
+    def layers(self) -> list[Any]:
+        """Input handlers, bottom to top, the window pushes while this screen is on top."""
+        return [self, *self._modals]
+
     def enter(self) -> None:
+        """This screen is now on top (opened, or uncovered by a Back)."""
         self.resize(self.window.width, self.window.height)
 
     def leave(self) -> None:
-        """Called when another screen replaces this one."""
+        """Another screen covers this one (it may come back)."""
+
+    def close(self) -> None:
+        """This screen is taken off the stack for good."""
 
     def resize(self, width: int, height: int) -> None:
-        self.background.width, self.background.height = width, height
-        self.toast.layout(width)
+        self.toast.layout(0, 0, width)
         self.layout(width, height)
         for overlay in self.overlays:
             overlay.layout(width, height)
@@ -54,48 +163,61 @@ class Screen:
     def draw(self) -> None:
         self.batch.draw()
 
-    # --- input ------------------------------------------------------------------------------------
+    # --- modal overlays ------------------------------------------------------------------------
+    def open_modal(self, overlay: Overlay, on_escape: Any = None) -> None:
+        if any(layer.overlay is overlay for layer in self._modals):
+            return
+        overlay.layout(self.window.width, self.window.height)
+        overlay.set_visible(True)
+        layer = ModalLayer(self, overlay, on_escape)
+        self._modals.append(layer)
+        if self.window.top is self:
+            self.window.push_handlers(layer)
+
+    def close_modal(self, overlay: Overlay) -> bool:
+        for layer in self._modals:
+            if layer.overlay is overlay:
+                overlay.set_visible(False)
+                self._modals.remove(layer)
+                if self.window.top is self:
+                    self.window.remove_handlers(layer)
+                return True
+        return False
+
     def top_overlay(self) -> Overlay | None:
-        visible = [o for o in self.overlays if o.visible]
-        return visible[-1] if visible else None
+        return self._modals[-1].overlay if self._modals else None
+
+    def modal_key(self, overlay: Overlay, symbol: int, modifiers: int) -> bool | None:
+        """A key the open overlay did not use; screens let some through (F1 closes help)."""
+        return EVENT_HANDLED
 
     def active_buttons(self) -> list[Button]:
         overlay = self.top_overlay()
         return overlay.buttons if overlay is not None else self.buttons
 
-    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
-        for button in self.buttons + [b for o in self.overlays for b in o.buttons]:
-            button.set_hover(False)
-        for button in self.active_buttons():
-            if button.contains(x, y):
-                button.set_hover(True)
-                break
+    # --- input (pyglet event handlers; True stops the event here) ----------------------------------
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool | None:
+        hover_buttons(self.buttons, x, y)
+        return None
 
-    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
-        if button != mouse.LEFT:
-            return False
-        for widget in self.active_buttons():
-            if widget.contains(x, y):
-                widget.click()
-                return True
-        return self.top_overlay() is not None      # an overlay swallows clicks beside its buttons
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
+        if button == mouse.LEFT and press_buttons(self.buttons, x, y):
+            return EVENT_HANDLED
+        return None
 
-    def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
-        pass
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        if symbol == key.ESCAPE:
+            self.back()
+            return EVENT_HANDLED
+        if self.focus.handle_key(symbol, modifiers, self.buttons):
+            return EVENT_HANDLED
+        return None
 
-    def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
-        pass
+    def back(self) -> None:
+        """Esc: leave this screen (the menu, at the bottom of the stack, quits on Esc)."""
+        self.window.pop()
 
-    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
-        pass
 
-    def on_key_press(self, symbol: int, modifiers: int) -> bool:
-        """Return True when the key was used."""
-        return False
-
-    def close_top_overlay(self) -> bool:
-        overlay = self.top_overlay()
-        if overlay is None:
-            return False
-        overlay.set_visible(False)
-        return True
+def clear_colour() -> tuple[float, float, float, float]:
+    r, g, b = theme.BACKGROUND
+    return (r / 255, g / 255, b / 255, 1.0)

@@ -7,6 +7,7 @@ mouse handling is hit-testing in window pixels.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 import pyglet
 from pyglet import shapes
@@ -21,20 +22,41 @@ OVERLAY, OVERLAY_FRONT = Group(order=100), Group(order=101)
 TOAST, TOP = Group(order=110), Group(order=111)
 
 
+AnchorX = Literal["left", "center", "right"]
+AnchorY = Literal["top", "bottom", "center", "baseline"]
+
+
 def label(text: str, x: float = 0, y: float = 0, size: float = 14, batch: Batch | None = None,
-          group: Group | None = None, color=theme.TEXT, anchor_x: str = "left", anchor_y: str = "baseline",
+          group: Group | None = None, color: tuple[int, int, int, int] = theme.TEXT,
+          anchor_x: AnchorX = "left", anchor_y: AnchorY = "baseline",
           bold: bool = False, width: int | None = None, multiline: bool = False, serif: bool = False,
-          align: str = "left") -> pyglet.text.Label:
+          align: AnchorX = "left") -> pyglet.text.Label:
     return pyglet.text.Label(
         text, x=x, y=y, font_name=list(theme.FONT_SERIF if serif else theme.FONT), font_size=size,
         color=color, anchor_x=anchor_x, anchor_y=anchor_y, batch=batch, group=group,
         weight="bold" if bold else "normal", width=width, multiline=multiline, align=align)
 
 
+def fit_text(text_label: pyglet.text.Label, text: str, floor: float) -> None:
+    """Set a top-anchored multiline label's text, shortened with an ellipsis so that it ends
+    above `floor` (window pixels): text never runs over what lies below it."""
+    if text_label.text != text:
+        text_label.text = text
+    room = text_label.y - floor
+    if text_label.content_height <= room:
+        return
+    words = text.split(" ")
+    while len(words) > 1 and text_label.content_height > room:
+        words = words[:-1]
+        text_label.text = " ".join(words) + "…"
+    if text_label.content_height > room:
+        text_label.text = ""
+
+
 class Button:
     """A rounded button with a label; `on_click` runs on a left click while enabled."""
 
-    def __init__(self, text: str, on_click: Callable[[], None], batch: Batch, size: float = 14,
+    def __init__(self, text: str, on_click: Callable[[], object], batch: Batch, size: float = 14,
                  width: float = 160, height: float = 40, primary: bool = False,
                  group: Group = FRONT, text_group: Group | None = None, tooltip: str = "") -> None:
         self.on_click = on_click
@@ -42,11 +64,15 @@ class Button:
         self.enabled = True
         self.selected = False
         self.hover = False
+        self.focused = False
         self.visible = True
         self.tooltip = tooltip
         self.x, self.y, self.width, self.height = 0.0, 0.0, width, height
         self.shape = shapes.RoundedRectangle(0, 0, width, height, radius=8, segments=6,
                                              color=theme.BUTTON, batch=batch, group=group)
+        self.ring = shapes.Box(0, 0, width + 6, height + 6, thickness=2, color=theme.FOCUS,
+                               batch=batch, group=group)
+        self.ring.visible = False
         self.text = label(text, size=size, batch=batch, group=text_group or Group(order=group.order + 1),
                           anchor_x="center", anchor_y="center")
         self.width = max(width, self.text.content_width + 28)    # never narrower than its text
@@ -61,6 +87,8 @@ class Button:
             self.height = height
         self.shape.position = (x, y)
         self.shape.width, self.shape.height = self.width, self.height
+        self.ring.position = (x - 3, y - 3)
+        self.ring.width, self.ring.height = self.width + 6, self.height + 6
         self.text.position = (x + self.width / 2, y + self.height / 2, 0)
 
     def contains(self, x: float, y: float) -> bool:
@@ -85,16 +113,26 @@ class Button:
             self.hover = hover
             self._restyle()
 
+    def set_focus(self, focused: bool) -> None:
+        self.focused = focused
+        self.ring.visible = focused and self.visible
+
     def set_visible(self, visible: bool) -> None:
         self.visible = visible
         self.shape.visible = visible
         self.text.visible = visible
+        self.ring.visible = visible and self.focused
+
+    def delete(self) -> None:
+        self.shape.delete()
+        self.ring.delete()
+        self.text.delete()
 
     def _restyle(self) -> None:
         if not self.enabled:
             colour, text = theme.BUTTON_DISABLED, (130, 130, 122, 255)
         elif self.primary or self.selected:
-            colour = tuple(min(255, c + 24) for c in theme.ACCENT) if self.hover else theme.ACCENT
+            colour = theme.ACCENT_HOVER if self.hover else theme.ACCENT
             text = theme.ACCENT_TEXT
         else:
             colour, text = (theme.BUTTON_HOVER if self.hover else theme.BUTTON), theme.TEXT
@@ -109,29 +147,38 @@ class Button:
 
 
 class Toast:
-    """A one-line message at the bottom of the window that fades after a few seconds."""
+    """A message that fades after a few seconds, wrapped to the width it is given (never
+    clipped): at the bottom of most screens, in the side panel of a game."""
 
     def __init__(self, batch: Batch) -> None:
-        self.box = shapes.RoundedRectangle(0, 0, 10, 36, radius=8, segments=6, color=(20, 20, 20, 220),
+        self.box = shapes.RoundedRectangle(0, 0, 10, 36, radius=8, segments=6, color=(20, 20, 20, 225),
                                            batch=batch, group=TOAST)
-        self.text = label("", size=13, batch=batch, group=TOP, anchor_x="center", anchor_y="center")
+        self.text = label("", size=12.5, batch=batch, group=TOP, anchor_x="center", anchor_y="bottom",
+                          multiline=True, width=400, align="center")
         self.remaining = 0.0
-        self.window_width = 800
+        self.area = (0.0, 0.0, 800.0)
         self._set_alpha(0)
 
-    def show(self, message: str, seconds: float = 3.5, error: bool = False) -> None:
+    def show(self, message: str, seconds: float = 4.0, error: bool = False) -> None:
         self.text.text = message
         self.text.color = (255, 170, 160, 255) if error else theme.TEXT
-        self.remaining = seconds
-        self.layout(self.window_width)
+        self.remaining = seconds + len(message) / 40     # long messages stay longer
+        self.layout(*self.area)
         self._set_alpha(1)
 
-    def layout(self, window_width: float) -> None:
-        self.window_width = window_width
-        width = min(window_width - 20, self.text.content_width + 40)
-        self.box.width = width
-        self.box.position = (window_width / 2 - width / 2, 18)
-        self.text.position = (window_width / 2, 36, 0)
+    def layout(self, x: float, y: float, width: float) -> None:
+        """Centre the message over [x, x + width], its box's bottom at y + 18."""
+        self.area = (x, y, width)
+        inner = max(60, width - 40)
+        self.text.width = int(min(inner, 720))
+        content = self.text.content_width if self.text.text else 0
+        box_w = min(width - 20, max(content, 40) + 40)
+        if content > self.text.width:
+            box_w = self.text.width + 40
+        box_h = self.text.content_height + 18
+        self.box.width, self.box.height = box_w, box_h
+        self.box.position = (x + width / 2 - box_w / 2, y + 18)
+        self.text.position = (x + width / 2, y + 18 + 9, 0)
 
     @property
     def message(self) -> str:
@@ -143,7 +190,7 @@ class Toast:
             self._set_alpha(min(1.0, max(0.0, self.remaining / 0.6)))
 
     def _set_alpha(self, alpha: float) -> None:
-        self.box.opacity = int(220 * alpha)
+        self.box.opacity = int(225 * alpha)
         r, g, b, _ = self.text.color
         self.text.color = (r, g, b, int(255 * alpha))
 
@@ -161,10 +208,14 @@ class Overlay:
                            anchor_x="center", anchor_y="top", bold=True, serif=True)
         self.body = label(body, size=body_size, batch=batch, group=OVERLAY_FRONT, color=theme.TEXT_DARK,
                           anchor_x="left", anchor_y="top", multiline=True, width=int(width - 60))
+        self.batch = batch
         self.buttons: list[Button] = []
         self.set_visible(False)
 
-    def add_button(self, button: Button) -> Button:
+    def button(self, text: str, on_click: Callable[[], object], primary: bool = False,
+               width: float = 140) -> Button:
+        """Add a button to the row at the panel's foot."""
+        button = Button(text, on_click, self.batch, primary=primary, width=width, group=OVERLAY_FRONT)
         self.buttons.append(button)
         button.set_visible(self.visible)
         return button

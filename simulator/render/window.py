@@ -1,8 +1,12 @@
-"""The one program window: a pyglet Window showing one Screen at a time.
+"""The one program window: a pyglet Window with a navigation stack of screens.
 
-It forwards input to the current screen, ticks it at 60 Hz from pyglet's clock, asks for
-anti-aliasing (falling back when the driver has none) and handles the window-wide keys:
-F11 full screen, F12 screenshot, Ctrl+Q quit.
+`push(screen)` opens a screen over the current one, `pop()` goes back, `replace(screen)` swaps
+the top, `reset(screen)` leaves only that one. Only the top screen is drawn and ticked (60 Hz,
+pyglet's clock), and only its input layers are on pyglet's handler stack (render/screen.py), so
+input is never forwarded by hand. Below them, the window's own keys: F11 full screen, F12
+screenshot, Ctrl+Q quit; Esc never closes the window by itself.
+The window asks for anti-aliasing, falling back when the driver has none, and has a minimum size
+every screen is laid out for.
 """
 
 from __future__ import annotations
@@ -13,22 +17,26 @@ from pathlib import Path
 import pyglet
 from pyglet.window import key
 
-from simulator.render.screen import Screen
+from simulator.render.screen import Screen, clear_colour
 from simulator.render.screenshot import save_png
 
 FRAME_RATE = 60.0
+MIN_WIDTH, MIN_HEIGHT = 800, 560
 
 
 def _configs():
-    yield pyglet.gl.Config(double_buffer=True, sample_buffers=1, samples=4, depth_size=24,
-                           major_version=3, minor_version=3)
-    yield pyglet.gl.Config(double_buffer=True, depth_size=24, major_version=3, minor_version=3)
+    # pyglet.gl.Config is the platform's concrete class at run time; its declared type is abstract
+    config = pyglet.gl.Config
+    yield config(double_buffer=True, sample_buffers=1, samples=4, depth_size=24,  # type: ignore[abstract]
+                 major_version=3, minor_version=3)
+    yield config(double_buffer=True, depth_size=24, major_version=3, minor_version=3)  # type: ignore[abstract]
     yield None
 
 
 class AppWindow(pyglet.window.Window):
     def __init__(self, width: int = 1280, height: int = 800, caption: str = "bandu-sim",
                  visible: bool = True, screenshot_dir: Path | None = None) -> None:
+        width, height = max(width, MIN_WIDTH), max(height, MIN_HEIGHT)
         last_error: Exception | None = None
         for config in _configs():
             try:
@@ -38,68 +46,105 @@ class AppWindow(pyglet.window.Window):
                 last_error = error
         else:  # pragma: no cover - no OpenGL at all
             raise RuntimeError(f"no usable OpenGL configuration: {last_error}")
-        self.set_minimum_size(800, 560)
-        self.active_screen: Screen | None = None
+        self.set_minimum_size(MIN_WIDTH, MIN_HEIGHT)
+        self.screens: list[Screen] = []
+        self._pushed: list = []                 # the top screen's layers now on the handler stack
         self.screenshot_dir = screenshot_dir or Path.cwd() / "screenshots"
         self.last_screenshot: Path | None = None
         pyglet.clock.schedule_interval(self._tick, 1.0 / FRAME_RATE)
 
-    def show(self, screen: Screen) -> None:
-        if self.active_screen is not None:
-            self.active_screen.leave()
-        self.active_screen = screen
+    # --- navigation stack --------------------------------------------------------------------------
+    @property
+    def top(self) -> Screen | None:
+        return self.screens[-1] if self.screens else None
+
+    active_screen = top   # the name tests and tools use
+
+    def push(self, screen: Screen) -> Screen:
+        self._cover()
+        self.screens.append(screen)
+        self._uncover()
+        return screen
+
+    def pop(self) -> None:
+        """Back: close the top screen and show the one beneath; the last one closes the window."""
+        if len(self.screens) <= 1:
+            self.close()
+            return
+        self._cover()
+        self.screens.pop().close()
+        self._uncover()
+
+    def replace(self, screen: Screen) -> Screen:
+        self._cover()
+        if self.screens:
+            self.screens.pop().close()
+        self.screens.append(screen)
+        self._uncover()
+        return screen
+
+    def reset(self, screen: Screen) -> Screen:
+        """Leave `screen` alone on the stack (e.g. the menu)."""
+        self._cover()
+        while self.screens:
+            self.screens.pop().close()
+        self.screens.append(screen)
+        self._uncover()
+        return screen
+
+    def find(self, kind: type) -> Screen | None:
+        return next((s for s in reversed(self.screens) if isinstance(s, kind)), None)
+
+    def _cover(self) -> None:
+        for layer in reversed(self._pushed):
+            self.remove_handlers(layer)
+        self._pushed = []
+        if self.top is not None:
+            self.top.leave()
+
+    def _uncover(self) -> None:
+        screen = self.top
+        if screen is None:
+            return
         screen.enter()
+        self._pushed = list(screen.layers())
+        for layer in self._pushed:
+            self.push_handlers(layer)
+
+    def push_handlers(self, *args, **kwargs) -> None:
+        super().push_handlers(*args, **kwargs)
+        if args and self.top is not None and args[0] not in self._pushed and args[0] in self.top.layers():
+            self._pushed.append(args[0])
+
+    def remove_handlers(self, *args, **kwargs) -> None:
+        super().remove_handlers(*args, **kwargs)
+        if args and args[0] in self._pushed:
+            self._pushed.remove(args[0])
 
     def _tick(self, dt: float) -> None:
-        if self.active_screen is not None:
-            self.active_screen.update(dt)
+        if self.top is not None:
+            self.top.update(dt)
 
-    # --- pyglet events ---------------------------------------------------------------------------
+    # --- the window's own events (the bottom of the handler stack) -----------------------------------
     def on_draw(self) -> None:
+        pyglet.gl.glClearColor(*clear_colour())
         self.clear()
-        if self.active_screen is not None:
-            self.active_screen.draw()
+        if self.top is not None:
+            self.top.draw()
 
     def on_resize(self, width: int, height: int) -> None:
         super().on_resize(width, height)
-        if self.active_screen is not None:
-            self.active_screen.resize(width, height)
-
-    def on_mouse_motion(self, x, y, dx, dy):
-        if self.active_screen is not None:
-            self.active_screen.on_mouse_motion(x, y, dx, dy)
-
-    def on_mouse_press(self, x, y, button, modifiers):
-        if self.active_screen is not None:
-            self.active_screen.on_mouse_press(x, y, button, modifiers)
-
-    def on_mouse_release(self, x, y, button, modifiers):
-        if self.active_screen is not None:
-            self.active_screen.on_mouse_release(x, y, button, modifiers)
-
-    def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
-        if self.active_screen is not None:
-            self.active_screen.on_mouse_drag(x, y, dx, dy, buttons, modifiers)
-
-    def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
-        if self.active_screen is not None:
-            self.active_screen.on_mouse_scroll(x, y, scroll_x, scroll_y)
+        if self.top is not None:
+            self.top.resize(width, height)
 
     def on_key_press(self, symbol, modifiers):
         if symbol == key.F11:
             self.set_fullscreen(not self.fullscreen)
-            return True
-        if symbol == key.F12:
+        elif symbol == key.F12:
             self.take_screenshot()
-            return True
-        if symbol == key.Q and modifiers & key.MOD_CTRL:
+        elif symbol == key.Q and modifiers & key.MOD_CTRL:
             self.close()
-            return True
-        if self.active_screen is not None and self.active_screen.on_key_press(symbol, modifiers):
-            return True
-        if symbol == key.ESCAPE:
-            return True  # never let pyglet's default close the window on Esc
-        return None
+        return True  # never let pyglet's default close the window on Esc
 
     def take_screenshot(self, path: Path | None = None) -> Path:
         """Draw a fresh frame and save it as a PNG."""
@@ -109,8 +154,8 @@ class AppWindow(pyglet.window.Window):
         self.switch_to()
         self.on_draw()
         self.last_screenshot = save_png(path)
-        if self.active_screen is not None:
-            self.active_screen.toast.show(f"screenshot saved: {self.last_screenshot}")
+        if self.top is not None:
+            self.top.toast.show(f"screenshot saved: {self.last_screenshot.name}")
         return self.last_screenshot
 
     def pump(self, frames: int = 1, dt: float = 1.0 / FRAME_RATE) -> None:

@@ -6,6 +6,7 @@ from dice_game import ai, rules
 from simulator.core.registry import Game, GameInfo, register
 
 INFO = register(Game(
-    GameInfo("dice", "Dice race", "test game with chance", min_players=2, max_players=2, chance=True),
+    GameInfo("dice", "Dice race", "test game with chance", min_players=2, max_players=2, chance=True,
+             on_menu=False),
     state_class=rules.DiceState, create=lambda players: rules.new_game(),
     strengths=ai.STRENGTHS, default_strength=ai.DEFAULT_STRENGTH))

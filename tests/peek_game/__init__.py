@@ -12,7 +12,7 @@ def _view() -> type:
 
 GAME = register(Game(
     GameInfo("peek", "Peek", "test game with hidden cards", min_players=2, max_players=2,
-             chance=True, hidden_information=True, seat_names=("North", "South")),
+             chance=True, hidden_information=True, seat_names=("North", "South"), on_menu=False),
     state_class=rules.PeekState, create=lambda players: rules.new_game(),
     strengths={"easy": Strength("easy", "Easy", lambda: MCTSAgent(iterations=200))},
     default_strength="easy", view=_view))

@@ -26,7 +26,7 @@ def _view() -> type:
 
 GAME = register(Game(
     GameInfo("stack", "Stack", "test game with slow outcomes", min_players=2, max_players=2,
-             outcomes=True),
+             outcomes=True, on_menu=False),
     state_class=rules.StackState, create=lambda players: rules.new_game(),
     strengths={"easy": Strength("easy", "Easy", lambda: MCTSAgent(iterations=100))},
     default_strength="easy", view=_view, resolver=lambda: ThreadResolver(slow_referee)))

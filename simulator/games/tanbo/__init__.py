@@ -17,7 +17,8 @@ def _settings() -> tuple[Setting, ...]:
         Setting("board", "Board", tuple(squares + rectangles), default=0),
         Setting("start", "Start", (Choice("Dense (2026)", {"start": "dense"}),
                                    Choice("Classic 1993 (19 x 19)",
-                                          {"start": "classic", "width": 19, "height": 19})),
+                                          {"start": "classic", "width": 19, "height": 19},
+                                          fixes=(("board", "19 x 19"),))),
                 default=0),
     )
 

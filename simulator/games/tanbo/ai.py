@@ -5,11 +5,13 @@ from __future__ import annotations
 import math
 
 from simulator.core.agents import MCTSAgent, Strength
+from simulator.core.state import GameState
 from simulator.games.tanbo.rules import BLACK, WHITE, TanboState
 
 
-def material_evaluator(state: TanboState) -> list[float]:
+def material_evaluator(state: GameState) -> list[float]:
     """Score in [-1, 1] for each seat from the stone difference (used at the playout cut-off)."""
+    assert isinstance(state, TanboState)
     diff = state.stones_of(BLACK) - state.stones_of(WHITE)
     value = math.tanh(diff / 6.0)
     return [value, -value]

@@ -140,7 +140,7 @@ def starting_stones(width: int, height: int, start: str) -> dict[tuple[int, int]
     return stones
 
 
-class TanboState(GameState):
+class TanboState(GameState[Place]):
     game_name = "tanbo"
 
     def __init__(self, width: int = 7, height: int = 7, start: str = "dense",

@@ -1,6 +1,7 @@
 """Tanbo's board in the window: a wooden go-style board, lit stones, hover previews.
 
-Reads the state from the controller; a click on a legal point submits a Place action.
+Reads the state through the view contract (render/game_view.py); a click on a legal point submits
+a Place action.
 While a person is to move, their legal points carry faint dots, the hovered legal point shows
 a ghost stone, and the roots that move would remove are ringed in red before they go. Stones
 removed by the last move fade out, so a computer's removals can be followed too.
@@ -22,11 +23,12 @@ from simulator.games.tanbo.rules import (
 )
 from simulator.render import theme
 from simulator.render.board2d import GridLayout
-from simulator.render.game_view import GameView
+from simulator.render.game_view import GameView, ViewContext
 from simulator.render.textures import centred, shadow_pixels, stone_pixels, to_image, wood_pixels
 from simulator.render.widgets import label
 
 STONE_TEXTURE = 128
+WOOD_TEXTURE = 512
 STONE_SCALE = 0.88         # stone diameter in point spacings
 FADE_SECONDS = 0.9
 (G_BOARD_SHADOW, G_BOARD, G_LINES, G_MARKS, G_STONE_SHADOW, G_STONES, G_STONE_MARKS,
@@ -42,7 +44,7 @@ class _Images:
     def get(cls, name: str):
         if name not in cls.cache:
             if name == "wood":
-                cls.cache[name] = to_image(wood_pixels(512, 512, seed=7))
+                cls.cache[name] = to_image(wood_pixels(WOOD_TEXTURE, WOOD_TEXTURE, seed=7))
             elif name == "shadow":
                 cls.cache[name] = centred(to_image(shadow_pixels(STONE_TEXTURE)))
             else:
@@ -62,8 +64,9 @@ class TanboView(GameView):
     controls = (("Left click", "place a stone on a highlighted point"),
                 ("Hover", "preview the move; red rings: the roots it removes"))
 
-    def __init__(self, controller, batch, toast) -> None:
-        super().__init__(controller, batch, toast)
+    def __init__(self, context: ViewContext) -> None:
+        super().__init__(context)
+        batch = self.batch
         self.grid = GridLayout(1, 1)
         self.hover_point: tuple[int, int] | None = None
         self.preview_removed: list[int] = []
@@ -83,24 +86,27 @@ class TanboView(GameView):
                                       group=G_STONE_MARKS)
         self.last_marker.visible = False
         self._drawn_board: list[int] = []
-        self._built_for: tuple[int, int] | None = None
+        self._seen_plies = 0
         self.sync()
 
     @property
     def state(self) -> TanboState:
-        return self.controller.state  # type: ignore[return-value]
+        state = super().state
+        assert isinstance(state, TanboState)
+        return state
 
     # --- layout ---------------------------------------------------------------------------------
     def layout(self, x: float, y: float, width: float, height: float) -> None:
+        super().layout(x, y, width, height)
         state = self.state
-        self.grid = GridLayout(state.width, state.height, margin=0.95)
+        self.grid = GridLayout(state.width, state.height, margin=1.1)
         self.grid.fit(x + 10, y + 10, width - 20, height - 20)
         bx, by, bw, bh = self.grid.board_rect()
         self.board_shadow.position = (bx + 6, by - 8)
         self.board_shadow.width, self.board_shadow.height = bw, bh
         self.board.position = (bx, by, 0)
-        self.board.scale_x = bw / self.board.image.width
-        self.board.scale_y = bh / self.board.image.height
+        self.board.scale_x = bw / WOOD_TEXTURE
+        self.board.scale_y = bh / WOOD_TEXTURE
         self.frame.position = (bx, by)
         self.frame.width, self.frame.height = bw, bh
         self._build_lines()
@@ -123,16 +129,18 @@ class TanboView(GameView):
             _, y = g.to_pixel(0, row)
             self.lines.append(shapes.Line(x0, y, x1, y, thickness=thickness, color=theme.GRID_LINE,
                                           batch=self.batch, group=G_LINES))
-        size = max(7.0, min(14.0, g.spacing * 0.28))
+        # coordinates in the board's margin, clear of the outer stones (radius STONE_SCALE / 2)
+        size = max(7.0, min(14.0, g.spacing * 0.26))
         colour = (70, 46, 22, 255)
+        clear = g.spacing * (STONE_SCALE / 2 + 0.08)
         for column in range(state.width):
             x, _ = g.to_pixel(column, 0)
-            self.coords.append(label(COLUMN_LETTERS[column], x, y0 - g.spacing * 0.62, size=size, batch=self.batch,
-                                     group=G_LINES, color=colour, anchor_x="center", anchor_y="center"))
+            self.coords.append(label(COLUMN_LETTERS[column], x, y0 - clear, size=size, batch=self.batch,
+                                     group=G_LINES, color=colour, anchor_x="center", anchor_y="top"))
         for row in range(state.height):
             _, y = g.to_pixel(0, row)
-            self.coords.append(label(str(row + 1), x0 - g.spacing * 0.62, y, size=size, batch=self.batch,
-                                     group=G_LINES, color=colour, anchor_x="center", anchor_y="center"))
+            self.coords.append(label(str(row + 1), x0 - clear, y, size=size, batch=self.batch,
+                                     group=G_LINES, color=colour, anchor_x="right", anchor_y="center"))
 
     # --- stones -----------------------------------------------------------------------------------
     def _stone(self, colour: int, x: float, y: float, opacity: int = 255) -> tuple[sprite.Sprite, sprite.Sprite]:
@@ -187,6 +195,10 @@ class TanboView(GameView):
                                                  batch=self.batch, group=G_MARKS))
 
     def sync(self) -> None:
+        plies = self.controller.ply()
+        if plies < self._seen_plies:
+            self.hover_point = None      # an undo: no ghost where the taken-back stone was
+        self._seen_plies = plies
         self._rebuild_stones(animate=True)
         self._refresh_hover()
 
@@ -204,12 +216,13 @@ class TanboView(GameView):
             still.append((stone, shadow, remaining))
         self.fading = still
 
-    # --- hover and clicks ---------------------------------------------------------------------
-    def on_mouse_motion(self, x: float, y: float) -> None:
-        point = self.grid.to_point(x, y)
+    # --- hover and clicks (pyglet's handlers; None lets the event go on to the screen) ---------
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool | None:
+        point = self.grid.to_point(x, y) if self.enabled and self.contains(x, y) else None
         if point != self.hover_point:
             self.hover_point = point
             self._refresh_hover()
+        return None
 
     def _refresh_hover(self) -> None:
         for mark in self.marks:
@@ -218,7 +231,7 @@ class TanboView(GameView):
         self.ghost.visible = False
         self.hint = ""
         point, state = self.hover_point, self.state
-        if point is None or not self.controller.is_person_turn():
+        if point is None or not self.enabled or not self.controller.is_person_turn():
             return
         action = Place(*point)
         if not state.is_legal(action):
@@ -247,12 +260,12 @@ class TanboView(GameView):
             self.marks.append(shapes.Arc(x, y, self.grid.spacing * 0.5, thickness=max(2.0, self.grid.spacing * 0.07),
                                          color=(220, 40, 30, 230), batch=self.batch, group=G_STONE_MARKS))
 
-    def on_mouse_press(self, x: float, y: float, button: int) -> bool:
-        if button != mouse.LEFT:
-            return False
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
+        if button != mouse.LEFT or not self.enabled or not self.contains(x, y):
+            return None
         point = self.grid.to_point(x, y)
         if point is None:
-            return False
+            return None
         if self.controller.is_over():
             return True
         if not self.controller.is_person_turn():
@@ -261,7 +274,15 @@ class TanboView(GameView):
         self.submit(Place(*point))
         return True
 
+    def on_mouse_leave(self, x: int, y: int) -> bool | None:
+        self.hover_point = None
+        self._refresh_hover()
+        return None
+
     # --- side panel and end screen ------------------------------------------------------------------
+    def prompt(self) -> str:
+        return "Click a point."
+
     def seat_icon(self, seat: int):
         return _Images.get("black" if seat == 0 else "white")
 
@@ -273,5 +294,3 @@ class TanboView(GameView):
         loser = WHITE if self.state.winner_colour == BLACK else BLACK
         return f"{COLOUR_NAMES[loser]} has no stones left, after {self.state.move_number} moves."
 
-
-VIEW_CLASS = TanboView

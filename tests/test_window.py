@@ -1,0 +1,355 @@
+"""The window's contracts and what a new user hit in it: navigation stack, handler stack, views
+with their own draw pass (2D and 3D), hand-over between people, any number of seats, keyboard
+menus, and the fixes of the window's known faults. Driven by events sent to the window."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import crowd_game  # noqa: F401  (registers the test games)
+import numpy as np
+import peek_game  # noqa: F401
+import pytest
+import stack_game  # noqa: F401
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture(scope="module")
+def gui(x_display):
+    import pyglet
+
+    from simulator.app.main import build_app
+
+    window, app = build_app(visible=True)
+    yield window, app
+    app.shutdown()
+    window.close()
+    pyglet.clock.tick()
+
+
+def pump(window, frames=2):
+    window.pump(frames)
+
+
+def press(window, symbol, modifiers=0):
+    window.dispatch_event("on_key_press", symbol, modifiers)
+    window.pump(1)
+
+
+def click(window, x, y, button=None):
+    from pyglet.window import mouse
+
+    button = mouse.LEFT if button is None else button
+    window.dispatch_event("on_mouse_motion", x, y, 0, 0)
+    window.dispatch_event("on_mouse_press", x, y, button, 0)
+    window.dispatch_event("on_mouse_release", x, y, button, 0)
+    window.pump(1)
+
+
+def click_on(window, button, mouse_button=None):
+    click(window, button.x + button.width / 2, button.y + button.height / 2, mouse_button)
+
+
+def button_named(screen, text):
+    found = [b for b in screen.active_buttons() if b.text.text == text and b.visible]
+    assert found, f"no button {text!r}: {[b.text.text for b in screen.active_buttons()]}"
+    return found[0]
+
+
+def start(app, window, game, seats, settings=None, seed=1):
+    app.start_game(game, settings or {}, seats, seed=seed)
+    window.top.controller.computer_delay = 0.0
+    pump(window)
+    return window.top
+
+
+def people(n):
+    from simulator.core.controller import PERSON, Seat
+
+    return [Seat(PERSON) for _ in range(n)]
+
+
+# --- navigation and handler stacks ------------------------------------------------------------------
+
+def test_screens_stack_and_only_the_top_one_hears_input(gui):
+    from pyglet.window import key
+
+    window, app = gui
+    app.show_menu()
+    menu = window.top
+    press(window, key.O, key.MOD_CTRL)                     # Ctrl+O on the menu: saved games
+    assert window.top.title == "saved games" and window.screens[0] is menu
+    assert menu not in window._pushed and window.top in window._pushed
+    press(window, key.ESCAPE)                              # Back
+    assert window.top is menu and len(window.screens) == 1
+    press(window, key.F1)                                  # F1 on the menu: help
+    assert menu.help.visible
+    press(window, key.F1)
+    assert not menu.help.visible
+
+
+def test_menus_work_from_the_keyboard(gui):
+    from pyglet.window import key
+
+    window, app = gui
+    app.show_menu()
+    pump(window)
+    press(window, key.TAB)
+    focused = window.top.focus.focused
+    assert focused is not None and focused.text.text == "Tanbo"    # Bandu is not playable yet
+    press(window, key.ENTER)
+    assert window.top.title == "new game"
+    press(window, key.DOWN)
+    assert window.top.focus.focused is not None
+    press(window, key.ESCAPE)
+    assert window.top.title == "menu" and window.top.focus.focused.text.text == "Tanbo"  # kept
+    press(window, key.ENTER)
+    window.top.focus.move_to(None)
+    press(window, key.ENTER)                               # Enter with nothing focused: Start
+    assert window.top.title == "game"
+
+
+# --- the new-game screen -------------------------------------------------------------------------
+
+def test_a_setting_that_pins_another_shows_it_and_starts_it(gui):
+    window, app = gui
+    app.show_menu()
+    app.open_new_game("tanbo")
+    screen = window.top
+    pump(window)
+    click_on(window, button_named(screen, "7 x 7"))
+    click_on(window, button_named(screen, "Classic 1993 (19 x 19)"))
+    board_row = screen.setting_rows[0][1]
+    selected = [b.text.text for b in board_row.options if b.selected]
+    assert selected == ["19 x 19"]
+    assert [b.text.text for b in board_row.options if b.enabled] == ["19 x 19"]
+    click_on(window, button_named(screen, "Start"))
+    state = window.top.controller.state
+    assert (state.width, state.height, state.start) == (19, 19, "classic")
+
+
+def test_any_number_of_seats_from_one_to_twenty(gui):
+    window, app = gui
+    app.show_menu()
+    app.open_new_game("crowd")
+    screen = window.top
+    pump(window)
+    assert [b.text.text for b in screen.count_row.options][:3] == ["1", "2", "3"]
+    click_on(window, button_named(screen, "20"))
+    assert len(screen.seat_buttons) == 20
+    visible = [b for b in screen.seat_buttons if b.visible]
+    assert len(visible) == 20 and all(0 <= b.y and b.y + b.height <= window.height for b in visible)
+    assert all(b.y > screen.start.y + screen.start.height for b in visible)    # none under Start
+    seat = screen.seat_buttons[7]
+    assert seat.text.text.endswith("Computer: random")
+    click_on(window, seat)
+    assert seat.text.text == "Player 8: Person"
+    from pyglet.window import mouse
+    click_on(window, seat, mouse.RIGHT)
+    assert seat.text.text == "Player 8: Computer: random"
+    click_on(window, button_named(screen, "Start"))
+    game = window.top
+    assert game.title == "game" and len(game.controller.seats) == 20
+    pump(window, 3)
+    names = [n for n in game.seat_names if n.text]
+    assert len(names) == 20
+    assert all(n.y > game.text_floor for n in names)
+
+
+# --- the game screen ---------------------------------------------------------------------------
+
+def test_side_panel_text_stays_above_its_buttons_in_a_small_window(gui):
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    window.set_size(800, 560)
+    window.dispatch_event("on_resize", 800, 560)
+    try:
+        screen = start(app, window, "tanbo", [Seat(PERSON), Seat(COMPUTER, "random")],
+                       {"width": 5, "height": 7})
+        screen.view.hint = "a very long hint " * 30
+        pump(window)
+        for text in (screen.status, screen.hint):
+            assert text.y - text.content_height >= screen.text_floor - 1
+        assert screen.text_floor >= screen.undo_button.y + screen.undo_button.height
+    finally:
+        window.set_size(1280, 800)
+        window.dispatch_event("on_resize", 1280, 800)
+
+
+def test_messages_wrap_and_stay_off_the_board_and_buttons(gui):
+    window, app = gui
+    screen = start(app, window, "tanbo", people(2), {"width": 7, "height": 7})
+    screen.toast.show("x" * 10 + " a long message about a file that could not be read " * 8, error=True)
+    pump(window)
+    box = screen.toast.box
+    assert box.x >= screen.panel.x and box.x + box.width <= screen.panel.x + screen.panel.width
+    assert box.y >= screen.undo_button.y + screen.undo_button.height
+    text = screen.toast.text
+    assert text.content_height > 2 * text.font_size and text.content_width <= text.width + 1
+
+
+def test_row_numbers_and_letters_stay_clear_of_the_stones_on_19x19(gui):
+    from simulator.games.tanbo.view import STONE_SCALE
+
+    window, app = gui
+    screen = start(app, window, "tanbo", people(2), {"width": 19, "height": 19, "start": "classic"})
+    grid = screen.view.grid
+    x0, y0 = grid.to_pixel(0, 0)
+    radius = grid.spacing * STONE_SCALE / 2
+    for coordinate in screen.view.coords:
+        if coordinate.anchor_x == "right":                 # row numbers left of column a
+            assert coordinate.x <= x0 - radius
+            assert coordinate.x - coordinate.content_width >= grid.board_rect()[0] - 1
+        else:                                              # column letters under row 1
+            assert coordinate.y <= y0 - radius
+
+
+def test_no_ghost_stone_after_undo(gui):
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen = start(app, window, "tanbo", [Seat(PERSON), Seat(COMPUTER, "random")], {"width": 5, "height": 7})
+    action = screen.controller.state.legal_actions()[0]
+    click(window, *screen.view.grid.to_pixel(action.x, action.y))
+    for _ in range(100):
+        if screen.controller.is_person_turn():
+            break
+        screen.controller.wait_for_computer()
+        pump(window, 1)
+    assert screen.controller.ply() == 2
+    click_on(window, screen.undo_button)
+    pump(window)
+    assert screen.controller.ply() == 0 and not screen.view.ghost.visible
+
+
+def test_leaving_a_game_asks_and_a_new_game_keeps_the_other_autosave(gui, private_home):
+    from pyglet.window import key
+
+    window, app = gui
+    first = start(app, window, "tanbo", people(2), {"width": 5, "height": 7})
+    first.controller.submit(first.controller.state.legal_actions()[0])
+    press(window, key.ESCAPE)
+    assert first.leave_question.visible
+    click_on(window, button_named(first, "Stay"))
+    assert window.top is first and not first.leave_question.visible
+    first_autosave = first.controller.autosave_path
+    second = start(app, window, "tanbo", people(2), {"width": 7, "height": 7})
+    second.controller.submit(second.controller.state.legal_actions()[0])
+    assert first_autosave.exists() and second.controller.autosave_path != first_autosave
+    assert json.loads(first_autosave.read_text())["history"]
+    press(window, key.ESCAPE)
+    click_on(window, button_named(second, "Leave"))
+    assert window.top.title == "menu"
+    app.continue_last()
+    assert window.top.title == "game" and window.top.controller.state.width == 7
+
+
+def test_saved_games_scroll_say_who_and_when_and_delete(gui, private_home):
+    from pyglet.window import key
+
+    from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
+
+    window, app = gui
+    saves = private_home / "saves"
+    for n in range(14):
+        c = TurnController("tanbo", {"width": 5, "height": 7}, [Seat(PERSON), Seat(COMPUTER, "mcts:strong")],
+                           seed=n)
+        c.save(saves / f"tanbo-{n:02d}.json")
+    (saves / ".save-crashed.json").write_text("{")          # a temporary file left by a crash
+    (saves / "dangling.json").symlink_to(saves / "nowhere.json")
+    (saves / "folder.json").mkdir()
+    app.show_menu()
+    app.open_saved_games()
+    screen = window.top
+    pump(window)
+    assert len(screen.entries) == 14
+    assert "against the computer (strong)" in screen.entries[0].text.text
+    assert "today" in screen.summaries[0].detail
+    shown = [e for e in screen.entries if e.visible]
+    assert 0 < len(shown) < 14 and screen.position_note.text
+    press(window, key.PAGEDOWN)
+    assert screen.first > 0 and screen.entries[-1].visible
+    victim = screen.summaries[-1].path
+    click_on(window, screen.deletes[-1])
+    assert screen.confirm.visible and victim.exists()
+    click_on(window, button_named(screen, "Delete"))
+    assert not victim.exists() and len(screen.entries) == 13
+
+
+def test_an_unreadable_save_says_so_in_words(gui, private_home):
+    window, app = gui
+    app.show_menu()
+    (private_home / "saves").mkdir(parents=True, exist_ok=True)
+    binary = private_home / "saves" / "binary.json"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    assert not app.load_game(binary)
+    message = window.top.toast.message
+    assert message.startswith("binary.json: not a save file") and "codec" not in message
+    assert str(private_home) not in message
+
+
+# --- views: hidden information and 3D --------------------------------------------------------------
+
+def test_hand_over_hides_the_table_until_the_next_person_is_there(gui):
+    window, app = gui
+    screen = start(app, window, "peek", people(2))
+    view = screen.view
+    assert screen.viewer == 0 and not screen.handover.visible
+    own = screen.controller.state.cards["hand0"]
+    assert view.cards["hand0"][1].text == str(own) and view.cards["hand1"][1].text == ""
+    box = view.action_boxes["stay"]
+    click(window, box.x + 5, box.y + 5)
+    pump(window)
+    assert screen.handover.visible and not view.enabled
+    click(window, box.x + 5, box.y + 5)                     # the table does not answer meanwhile
+    assert screen.controller.ply() == 7
+    click_on(window, button_named(screen, "I am South"))
+    assert screen.viewer == 1 and not screen.handover.visible
+    other = screen.controller.state.cards["hand1"]
+    assert view.cards["hand1"][1].text == str(other) and view.cards["hand0"][1].text == ""
+
+
+def test_a_3d_view_draws_its_own_pass_and_gives_the_window_back(gui):
+    from pyglet.window import key, mouse
+
+    from simulator.render.screenshot import read_pixels
+
+    window, app = gui
+    screen = start(app, window, "stack", people(2))
+    projection = window.projection
+    window.pump(2)
+    pixels = read_pixels()
+    assert window.projection == projection                 # the 2D projection is back
+    green = (pixels[..., 1].astype(int) > pixels[..., 0].astype(int) + 25) & (pixels[..., 1] > 90)
+    assert green.mean() > 0.05                               # the table, lit, in perspective
+    panel = pixels[:, -200:, :3].reshape(-1, 3)
+    assert len(np.unique(panel, axis=0)) > 20              # the panel and its text drawn over it
+    camera = screen.view.camera
+    yaw, distance = camera.yaw, camera.distance
+    window.dispatch_event("on_mouse_drag", 300, 300, 40, 0, mouse.RIGHT, 0)
+    window.dispatch_event("on_mouse_scroll", 300, 300, 0, 2)
+    pump(window, 1)
+    assert camera.yaw != yaw and camera.distance < distance
+    press(window, key._2)
+    assert screen.controller.history[-1].action == "stack 2"
+    assert screen.controller.outcome_in_progress() is not None or screen.controller.ply() == 2
+    for _ in range(100):
+        pump(window, 1)
+        if screen.controller.ply() == 2:
+            break
+    assert screen.controller.history[-1].action in ("stood", "fell")
+
+
+# --- the command line -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size", ["-5", "1", "abc", "100000"])
+def test_bad_window_sizes_get_one_line(size):
+    result = subprocess.run([sys.executable, "-m", "simulator", "play", "--size", size],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--size" in lines[0] and "Traceback" not in result.stderr
