@@ -136,7 +136,21 @@ class SaveSummary:
     readable: bool = True
 
 
-def _players(seats: list, game: str) -> str:
+def _title(name: str) -> str:
+    from simulator.core import registry
+    from simulator.core.errors import SettingsError
+
+    try:
+        return registry.get_game(name).title
+    except SettingsError:
+        return name.replace("_", " ").title()
+
+
+def _printable(text: str, limit: int = 40) -> str:
+    return "".join(c for c in text if c.isprintable())[:limit]
+
+
+def _players(seats: list) -> str:
     computers = [s for s in seats if isinstance(s, dict) and s.get("kind") == "computer"]
     people = len(seats) - len(computers)
     if not computers:
@@ -155,13 +169,13 @@ def read_summary(path: Path) -> SaveSummary:
         if path.stat().st_size > MAX_SUMMARY_BYTES:
             return SaveSummary(path, f"{path.name}: too big to be a save", when, readable=False)
         data = json.loads(path.read_text(encoding="utf-8"))
-        game = str(data["game"]).replace("_", " ").title()
+        game = _title(_printable(str(data["game"])))
         moves = len(data["history"])
-        state = data.get("state") or {}
-        size = f" {state['width']}x{state['height']}" if isinstance(state, dict) and "width" in state else ""
+        summary = data.get("summary")
+        size = f" {_printable(summary)}" if isinstance(summary, str) and summary else ""
         finished = data.get("over") is True
         progress = "finished" if finished else f"move {moves}"
-        title = f"{game}{size} {_players(list(data.get('seats') or []), str(data['game']))}"
+        title = f"{game}{size} {_players(list(data.get('seats') or []))}"
         return SaveSummary(path, title, f"{progress} · {when} · {kind}", finished)
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return SaveSummary(path, f"{path.name}: not a readable save", when, readable=False)

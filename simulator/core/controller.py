@@ -318,6 +318,7 @@ class TurnController:
             "history": [{"player": h.player, "action": h.action} for h in self.history],
             "state": self.state.to_dict(),
             "over": self.state.is_terminal(),
+            "summary": self.state.summary(),
             "saved_at": datetime.now(UTC).isoformat(timespec="seconds"),
         }
 

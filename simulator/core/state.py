@@ -168,6 +168,10 @@ class GameState(ABC, Generic[A]):
         Works on a redacted state (it must never need what `player` may not see)."""
         return self.clone()
 
+    def summary(self) -> str:
+        """A few words that tell this game from others in a list of saves, e.g. '7x7'."""
+        return ""
+
     # --- notation ---------------------------------------------------------------------------
     @abstractmethod
     def action_to_str(self, action: A) -> str: ...

@@ -408,6 +408,9 @@ class TanboState(GameState[Place]):
         other.last_removed = self.last_removed[:]
         return other
 
+    def summary(self) -> str:
+        return f"{self.width}x{self.height}" + (", classic start" if self.start == "classic" else "")
+
     def board_rows(self) -> list[str]:
         """Rows from the top (y = height-1) to the bottom, '.' empty, 'B' black, 'W' white."""
         chars = ".BW"
