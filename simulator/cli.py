@@ -7,11 +7,15 @@ Exit status: 0 on success, 2 on bad input with a one-line message (no traceback)
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
+import signal
 import sys
 from typing import Any, NoReturn
 
 from simulator.core.errors import SimulatorError, UsageError
+from simulator.core.text import printable, shown
 
 
 class _Parser(argparse.ArgumentParser):
@@ -22,7 +26,7 @@ class _Parser(argparse.ArgumentParser):
 def _parse_setting(text: str) -> tuple[str, Any]:
     key, sep, value = text.partition("=")
     if not sep or not key:
-        raise UsageError(f"--setting wants KEY=VALUE, not {text!r}")
+        raise UsageError(f"--setting wants KEY=VALUE, not {shown(text, 40)}")
     try:
         parsed: Any = int(value)
     except ValueError:
@@ -35,7 +39,7 @@ def bounded_int(low: int, high: int):
     (argparse names the option)."""
     def parse(text: str) -> int:
         try:
-            value = int(text.strip()) if len(text) <= 12 else None
+            value = int(text.strip()) if len(text) <= 25 else None
         except ValueError:
             value = None
         if value is None:
@@ -47,6 +51,9 @@ def bounded_int(low: int, high: int):
 
 
 WINDOW_WIDTHS = (800, 7680)      # the window's minimum width up to an 8K screen
+MAX_GAMES = 100_000              # selfplay --games
+MAX_WORKERS = 256                # --workers; more than the cores available only with --oversubscribe
+MAX_SEED = 2**63 - 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,13 +68,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     selfplay = sub.add_parser("selfplay", help="computer against computer, many games")
     selfplay.add_argument("game")
-    selfplay.add_argument("--games", type=int, default=10)
-    selfplay.add_argument("--seed", type=int, default=0)
+    selfplay.add_argument("--games", type=bounded_int(1, MAX_GAMES), default=10,
+                          help=f"how many games (1-{MAX_GAMES})")
+    selfplay.add_argument("--seed", type=bounded_int(0, MAX_SEED), default=0,
+                          help="game n uses seed S + n (0 to 2^63 - 1)")
     selfplay.add_argument("--players", default="mcts,random",
                           help="comma-separated agents: random, mcts, mcts:easy|medium|strong")
     selfplay.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                           help="game setting, e.g. size=11 or start=classic (repeatable)")
-    selfplay.add_argument("--workers", type=int, default=1, help="processes to use")
+    selfplay.add_argument("--workers", type=bounded_int(1, MAX_WORKERS), default=1,
+                          help="processes to use (1 up to the cores available)")
+    selfplay.add_argument("--oversubscribe", action="store_true",
+                          help="allow more workers than cores")
     selfplay.add_argument("--json", action="store_true")
 
     stability = sub.add_parser(
@@ -83,7 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
     stability.add_argument("--tremor-deg", type=float, metavar="DEG",
                            help="hand tremor: standard deviation of the release tilt and turn, "
                                 "degrees (overrides the scene's [tremor])")
-    stability.add_argument("--seed", type=int, help="the tremor's seed (overrides the scene's)")
+    stability.add_argument("--seed", type=bounded_int(0, MAX_SEED),
+                           help="the tremor's seed (overrides the scene's)")
 
     pieces = sub.add_parser("pieces", help="the 54-piece catalogue")
     pieces.add_argument("--json", action="store_true")
@@ -104,16 +117,19 @@ def _cmd_play(args) -> int:
 
 def _cmd_selfplay(args) -> int:
     from simulator.progress import ProgressBar
-    from simulator.selfplay import selfplay
+    from simulator.selfplay import check_selfplay, selfplay
 
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
-    if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     settings = dict(_parse_setting(s) for s in args.setting)
-    report = selfplay(args.game, args.games, args.seed, players, settings, workers=args.workers,
-                      progress=ProgressBar(f"{args.game} selfplay"))
+    info = check_selfplay(args.game, players, settings)
+    workers = args.workers
+    cores = os.cpu_count() or 1
+    if workers > cores and not args.oversubscribe:
+        print(f"bandu-sim: note: --workers {workers} capped at the {cores} cores available "
+              "(--oversubscribe to use more)", file=sys.stderr)
+        workers = cores
+    report = selfplay(info.name, args.games, args.seed, players, settings, workers=workers,
+                      progress=ProgressBar(f"{info.name} selfplay"))
     if args.json:
         print(json.dumps(report, indent=1))
     else:
@@ -131,8 +147,6 @@ def _tremor_override(args, scene):
                               ("--tremor-deg", args.tremor_deg, 45.0)):
         if value is not None and not 0.0 <= value <= high:  # also refuses nan
             raise UsageError(f"{flag} must be between 0 and {high:g}, not {value}")
-    if args.seed is not None and not 0 <= args.seed < 2**63:
-        raise UsageError(f"--seed must be from 0 to 2^63 - 1, not {args.seed}")
     if args.tremor_mm is None and args.tremor_deg is None:
         return scene.tremor
     return Tremor(scene.tremor.position_mm if args.tremor_mm is None else args.tremor_mm,
@@ -202,7 +216,11 @@ def _cmd_build_meshes(args) -> int:
     from simulator.pieces.meshes import assets_dir, write_assets
     from simulator.progress import ProgressBar
 
-    written = write_assets(progress=ProgressBar("build-meshes"))
+    try:
+        written = write_assets(progress=ProgressBar("build-meshes"))
+    except OSError as error:
+        where = printable(str(error.filename or assets_dir()), 200)
+        raise UsageError(f"cannot write the meshes to {where}: {error.strerror or error}") from None
     print(f"wrote {len(written)} files to {assets_dir()}")
     return 0
 
@@ -226,13 +244,40 @@ def main(argv: list[str] | None = None) -> int:
         handler = {"play": _cmd_play, "selfplay": _cmd_selfplay, "stability": _cmd_stability,
                    "pieces": _cmd_pieces, "build-meshes": _cmd_build_meshes,
                    "bench": _cmd_bench}[args.command]
-        return handler(args)
+        status = handler(args)
+        sys.stdout.flush()          # a closed pipe or a full disk shows here, not at exit
+        return status
     except SimulatorError as error:
-        print(f"bandu-sim: error: {error}", file=sys.stderr)
+        print(f"bandu-sim: error: {printable(str(error), 400)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("bandu-sim: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`bandu-sim pieces | head -3`): stop quietly, as a pipeline expects
+        _silence_stdout()
+        return 128 + signal.SIGPIPE
+    except OSError as error:
+        if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO) and _is_output_error(error):
+            _silence_stdout()
+            print(f"bandu-sim: error: cannot write the output: {error.strerror}", file=sys.stderr)
+            return 1
+        raise
+
+
+def _is_output_error(error: OSError) -> bool:
+    """An error of writing standard output (not of a file the command was working on)."""
+    return error.filename is None
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null so that Python's flush at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
+import collections
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from simulator.core import registry
@@ -25,18 +27,36 @@ def _play_packed(job: tuple) -> dict[str, Any]:
     return play_one(*job)
 
 
-def selfplay(game: str, games: int, seed: int, players: list[str], settings: dict[str, Any] | None = None,
-             workers: int = 1, progress=None) -> dict[str, Any]:
+def check_selfplay(game: str, players: list[str], settings: dict[str, Any]) -> registry.Game:
+    """Refuse bad input before any work: the game, its settings, the player count and names."""
     info = registry.get_game(game)
-    settings = dict(settings or {})
-    info.new_game(len(players), **settings)    # validates the settings and the count before any work
+    info.new_game(len(players), settings)
     for spec in players:
-        info.make_agent(spec)                   # validates the player names
-    jobs = [(info.name, settings, players, seed + n) for n in range(games)]
+        info.make_agent(spec)
+    return info
+
+
+def _in_windows(pool: ProcessPoolExecutor, jobs: Iterator[tuple], window: int) -> Iterator[dict[str, Any]]:
+    """pool.map's results in order, with at most `window` jobs submitted at a time: the job list
+    is never built in memory, however many games are asked for."""
+    pending: collections.deque[Future] = collections.deque()
+    for job in jobs:
+        pending.append(pool.submit(_play_packed, job))
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def selfplay(game: str, games: int, seed: int, players: list[str], settings: dict[str, Any] | None = None,
+             workers: int = 1, progress: Any = None) -> dict[str, Any]:
+    settings = dict(settings or {})
+    info = check_selfplay(game, players, settings)
+    jobs = ((info.name, settings, players, seed + n) for n in range(games))
     results: list[dict[str, Any]] = []
     if workers > 1 and games > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            for result in pool.map(_play_packed, jobs):
+            for result in _in_windows(pool, jobs, 4 * workers):
                 results.append(result)
                 if progress:
                     progress(len(results), games)

@@ -4,7 +4,8 @@ Builds an MJCF model of a parsed Scene whose pieces are all cuboids and runs it 
 `simulator.physics.stability` runs PyBullet: the foundation released on the table, then each
 explicit placement released at rest at its pose, raised just clear of overlap (bisection to
 0.05 mm, 0.1 mm off every body), and settled until at rest or a fall. A tower has fallen when
-a piece other than its foundation touches the table or the floor (within 0.5 mm). The result
+a piece other than its foundation touches the table or the floor (within 0.5 mm), or the
+foundation has left the table (its centre below the table top). The result
 is a `stability.SceneReport`, so `stability.check_expectations` judges it.
 
 The table is a 1.6 x 1.0 m box with its top at z = 0, the floor a plane 0.75 m below; a slope
@@ -236,13 +237,18 @@ def run_scene_mujoco(scene: Scene, settings: Settings = SETTINGS,
         bodies = [world.add(spec.foundation,
                             axis + [0, 0, _lowest_offset(spec.foundation, identity)], identity)]
         names = [ids(spec.foundation)]
-        world.settle(scene.settle_seconds, bodies)
         fell_at = None
 
         def fallen(bodies=bodies) -> bool:
-            return any(world.touches_ground(b) for b in bodies[1:])
+            # as stability.Tower.fallen: a piece but the foundation on the ground, or the
+            # foundation itself off the table (its centre below the table top)
+            return (any(world.touches_ground(b) for b in bodies[1:])
+                    or world.position(bodies[0])[2] < 0.0)
 
-        for index, placement in enumerate(spec.placements):
+        world.settle(scene.settle_seconds, bodies, fallen)
+        if fallen():
+            fell_at = -1
+        for index, placement in enumerate(spec.placements if fell_at is None else ()):
             if placement.position_mm is None:
                 raise ValueError(f"{scene.path}: the MuJoCo cross-check takes explicit placements")
             quat = _quat_wxyz(placement.rotation_deg)

@@ -353,3 +353,33 @@ def test_bad_window_sizes_get_one_line(size):
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "--size" in lines[0] and "Traceback" not in result.stderr
+
+
+# --- hardening in the window ------------------------------------------------------------------------
+
+def test_an_unwritable_data_folder_is_said_once_and_the_game_plays_on(gui, tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    monkeypatch.setenv("BANDU_SIM_HOME", str(blocker / "home"))
+    window, app = gui
+    screen = start(app, window, "tanbo", people(2), {"width": 5, "height": 7})
+    pump(window)
+    assert "the game is not being saved: cannot write" in screen.toast.message
+    screen.toast.remaining = 0
+    screen.controller.submit(screen.controller.state.legal_actions()[0])
+    pump(window)
+    assert screen.controller.ply() == 1 and screen.toast.message == ""    # said once, plays on
+
+
+def test_no_fault_in_a_load_escapes_the_window(gui, monkeypatch, tmp_path):
+    from simulator.core import controller as controller_module
+
+    window, app = gui
+    app.show_menu()
+    def broken(*args, **kwargs):
+        raise RuntimeError("a fault of ours")
+    monkeypatch.setattr(controller_module.TurnController, "load", classmethod(lambda cls, *a, **k: broken()))
+    path = tmp_path / "some.json"
+    path.write_text("{}")
+    assert app.load_game(path) is False
+    assert window.top.title == "menu" and "some.json: could not be opened" in window.top.toast.message

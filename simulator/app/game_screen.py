@@ -95,6 +95,7 @@ class GameScreen(Screen):
         self.leave_question.button("Stay", lambda: self.close_modal(self.leave_question), width=120)
         self.leave_question.button("Leave", self.leave_game, primary=True, width=120)
         self.row_height = 66.0
+        self._shown_autosave_error: str | None = None
         self.text_floor = 0.0
         self._shown_status = self._shown_hint = "\0"    # nothing shown yet
         self._seen_version = -1
@@ -205,8 +206,10 @@ class GameScreen(Screen):
             self._seen_version = self.controller.version
             self._check_viewer()
             self.view.sync()
-            if self.controller.autosave_error:
-                self.toast.show(self.controller.autosave_error, error=True)
+            if self.controller.autosave_error != self._shown_autosave_error:
+                self._shown_autosave_error = self.controller.autosave_error
+                if self._shown_autosave_error:      # said once, not after every move
+                    self.toast.show(self._shown_autosave_error, error=True)
             if self.controller.search_error:
                 self.toast.show(self.controller.search_error, error=True)
                 self.controller.search_error = None

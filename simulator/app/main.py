@@ -8,6 +8,7 @@ change here.
 from __future__ import annotations
 
 import random
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -83,12 +84,8 @@ class App:
         autosave = storage.new_autosave_path(game)
         controller = TurnController(game, settings, seats, seed=seed, autosave_path=autosave,
                                     computer_delay=COMPUTER_DELAY, executor=self.search_pool())
-        try:
-            controller.save(autosave)
-            storage.prune_autosaves()
-        except OSError as error:
-            controller.autosave_error = (f"cannot write to {storage.data_dir()} "
-                                         f"({error.strerror or error}): the game is not saved")
+        controller.autosave()
+        storage.prune_autosaves()
         self._show_game(controller)
 
     def load_game(self, path: Path) -> bool:
@@ -98,6 +95,11 @@ class App:
                                              executor=self.search_pool())
         except SaveError as error:
             self.toast(readable_error(error), error=True)
+            return False
+        except Exception as error:  # a fault of ours must not end the program: say so, go on
+            traceback.print_exc()
+            self.toast(f"{path.name}: could not be opened ({type(error).__name__}); "
+                       "the details went to the terminal", error=True)
             return False
         # an autosave goes on in its own file; a save stays as it was saved
         controller.autosave_path = path if storage.is_autosave(path) else storage.new_autosave_path(

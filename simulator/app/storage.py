@@ -95,8 +95,10 @@ def all_save_paths() -> list[Path]:
 
 def newest_unfinished_autosave() -> Path | None:
     for path in all_save_paths():
-        if is_autosave(path) and not read_summary(path).finished:
-            return path
+        if is_autosave(path):
+            summary = read_summary(path)
+            if summary.readable and not summary.finished:
+                return path
     return None
 
 

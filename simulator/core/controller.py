@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import stat
 import tempfile
 import time
 from concurrent.futures import BrokenExecutor, Executor, Future, ThreadPoolExecutor
@@ -37,10 +38,16 @@ from simulator.core.agents import Agent
 from simulator.core.errors import IllegalAction, SaveError, SettingsError
 from simulator.core.outcomes import OutcomeResolver, PendingOutcome
 from simulator.core.state import CHANCE, OUTCOME, TERMINAL, Action, GameState
+from simulator.core.text import printable, shown
 from simulator.core.workers import SearchPool
 
 SAVE_FORMAT = "bandu-sim save"
 SAVE_VERSION = 1
+MAX_SAVE_BYTES = 16_000_000       # a long game's save is tens of kilobytes
+MAX_HISTORY = 1_000_000           # moves in one save
+# what replaying a damaged or hostile file can raise from a game's own parsing and checks
+_REPLAY_ERRORS = (IllegalAction, SettingsError, ValueError, TypeError, KeyError, IndexError,
+                  AttributeError, RecursionError, OverflowError)
 PERSON, COMPUTER = "person", "computer"
 
 
@@ -87,7 +94,7 @@ class TurnController:
         self.info = self.game.info
         self.settings = dict(settings or {})
         players = len(seats) if seats is not None else None
-        self.initial = self.game.new_game(players, **self.settings)
+        self.initial = self.game.new_game(players, self.settings)
         self.state = self.initial.clone()
         n = self.state.num_players
         self.seats = list(seats) if seats is not None else [Seat() for _ in range(n)]
@@ -177,7 +184,7 @@ class TurnController:
     def _changed(self) -> None:
         self.version += 1
         self._last_change = time.monotonic()
-        self._autosave()
+        self.autosave()
 
     def poll(self, now: float | None = None) -> bool:
         """Advance whatever does not need a person: chance moves and computer moves.
@@ -331,43 +338,60 @@ class TurnController:
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())     # on disk before it takes the old file's place
             os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
         return path
 
-    def _autosave(self) -> None:
+    def autosave(self) -> None:
+        """Write the autosave now; a failure is kept in autosave_error, never raised."""
         if self.autosave_path is None:
             return
         try:
             self.save(self.autosave_path)
             self.autosave_error = None
         except OSError as error:
-            self.autosave_error = f"autosave failed: {error.strerror or error}"
+            self.autosave_error = (f"the game is not being saved: cannot write to "
+                                   f"{printable(str(self.autosave_path.parent), 120)} "
+                                   f"({error.strerror or error})")
 
     @classmethod
     def load(cls, path: str | Path, autosave_path: str | Path | None = None,
              computer_delay: float = 0.0, executor: Executor | None = None) -> TurnController:
         """Read a save file; raises SaveError with one line naming the file and the problem."""
         path = Path(path)
+        where = printable(str(path), 200)
         try:
-            text = path.read_text(encoding="utf-8")
+            info = path.stat()
+            if not stat.S_ISREG(info.st_mode):
+                raise SaveError(f"{where}: not a save file (not a regular file)")
+            if info.st_size > MAX_SAVE_BYTES:
+                raise SaveError(f"{where}: {info.st_size} bytes is too big for a save "
+                                f"(at most {MAX_SAVE_BYTES})")
+            with path.open("rb") as handle:
+                text = handle.read(MAX_SAVE_BYTES + 1).decode("utf-8")
         except FileNotFoundError:
-            raise SaveError(f"{path}: no such file") from None
+            raise SaveError(f"{where}: no such file") from None
         except UnicodeDecodeError as error:
-            raise SaveError(f"{path}: not a save file (not text: byte {error.start} is not UTF-8)") from None
+            raise SaveError(f"{where}: not a save file (not text: byte {error.start} is not UTF-8)") from None
         except OSError as error:
-            raise SaveError(f"{path}: cannot be read ({error.strerror or error})") from None
+            raise SaveError(f"{where}: cannot be read ({error.strerror or error})") from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
-            raise SaveError(f"{path}: not a save file (bad JSON at line {error.lineno}: {error.msg})") from None
+            raise SaveError(f"{where}: not a save file (bad JSON at line {error.lineno}: {error.msg})") from None
+        except RecursionError:
+            raise SaveError(f"{where}: not a save file (nested too deeply)") from None
+        except ValueError as error:    # e.g. a number of more digits than Python converts
+            raise SaveError(f"{where}: not a save file ({printable(str(error), 100)})") from None
         try:
             return cls.from_save_dict(data, autosave_path=autosave_path, computer_delay=computer_delay,
                                       executor=executor)
         except SaveError as error:
-            raise SaveError(f"{path}: {error}") from None
+            raise SaveError(f"{where}: {error}") from None
 
     @classmethod
     def from_save_dict(cls, data: Any, autosave_path: str | Path | None = None,
@@ -377,11 +401,16 @@ class TurnController:
         if data.get("version") != SAVE_VERSION:
             raise SaveError(f"save version {data.get('version')!r} is not supported (this program reads {SAVE_VERSION})")
         seed = data.get("seed")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise SaveError("'seed' must be a whole number")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            raise SaveError("'seed' must be a whole number from 0 to 2^63 - 1")
         settings = data.get("settings", {})
         if not isinstance(settings, dict):
             raise SaveError("'settings' must be an object")
+        for name, value in settings.items():
+            if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+                raise SaveError(f"setting {shown(name)}: {shown(value)} is out of range")
+            if not isinstance(value, str | int | float | bool):
+                raise SaveError(f"setting {shown(name)}: {shown(value)} is not a value")
         seats_data = data.get("seats")
         if not isinstance(seats_data, list):
             raise SaveError("'seats' must be a list")
@@ -392,29 +421,41 @@ class TurnController:
             agent = seat.get("agent")
             if agent is not None and not isinstance(agent, str):
                 raise SaveError(f"seat {n + 1}: agent must be text")
-            seats.append(Seat(seat["kind"], agent, str(seat.get("name", ""))))
+            name = seat.get("name", "")
+            seats.append(Seat(seat["kind"], agent, printable(name if isinstance(name, str) else "")))
+        game = data.get("game")
+        if not isinstance(game, str):
+            raise SaveError("'game' must be a game's name")
         try:
-            controller = cls(str(data.get("game")), settings, seats, seed, computer_delay=computer_delay,
+            controller = cls(game, settings, seats, seed, computer_delay=computer_delay,
                              executor=executor)
         except SettingsError as error:
             raise SaveError(str(error)) from None
         history = data.get("history")
         if not isinstance(history, list):
             raise SaveError("'history' must be a list")
+        if len(history) > MAX_HISTORY:
+            raise SaveError(f"{len(history)} moves; a save holds at most {MAX_HISTORY}")
         for n, entry in enumerate(history):
             if not isinstance(entry, dict) or not isinstance(entry.get("action"), str) \
-                    or not isinstance(entry.get("player"), int):
+                    or not isinstance(entry.get("player"), int) or isinstance(entry.get("player"), bool):
                 raise SaveError(f"move {n + 1}: needs 'player' and 'action'")
             expected = controller.state.current_player()
             if entry["player"] != expected:
-                raise SaveError(f"move {n + 1}: made by seat {entry['player']}, but seat {expected} was to move")
+                raise SaveError(f"move {n + 1}: made by seat {shown(entry['player'])}, but seat "
+                                f"{expected} was to move")
             try:
                 action = controller.state.action_from_str(entry["action"])
                 controller._record(expected, action)
-            except IllegalAction as error:
-                raise SaveError(f"move {n + 1} ({entry['action']}): {error}") from None
+            except _REPLAY_ERRORS as error:
+                raise SaveError(f"move {n + 1} ({printable(entry['action'], 40)}): "
+                                f"{printable(str(error), 120) or type(error).__name__}") from None
         saved_state = data.get("state")
-        if saved_state is not None and saved_state != controller.state.to_dict():
+        try:
+            differs = saved_state is not None and saved_state != controller.state.to_dict()
+        except RecursionError:
+            differs = True
+        if differs:
             raise SaveError("the moves do not lead to the saved position (file edited or damaged)")
         controller.autosave_path = Path(autosave_path) if autosave_path else None
         return controller

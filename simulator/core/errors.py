@@ -21,5 +21,9 @@ class SettingsError(SimulatorError, ValueError):
     """Game settings that are unknown or out of range."""
 
 
+class AssetError(SimulatorError):
+    """The generated piece assets (meshes, catalogue.json) are missing or damaged."""
+
+
 class UsageError(SimulatorError):
     """Bad command-line input (exit status 2)."""

@@ -24,6 +24,7 @@ from simulator.core.agents import Agent, RandomAgent, Strength, parse_agent_spec
 from simulator.core.errors import SettingsError
 from simulator.core.outcomes import ModelResolver, OutcomeResolver
 from simulator.core.state import GameState
+from simulator.core.text import printable
 
 GAMES_PACKAGE = "simulator.games"
 MAX_SEATS = 20
@@ -58,6 +59,8 @@ class GameInfo:
     min_players: int
     max_players: int
     settings: tuple[Setting, ...] = ()
+    #: setting names new_game accepts beyond those the settings' choices name (e.g. "size")
+    extra_setting_names: tuple[str, ...] = ()
     seat_names: tuple[str, ...] = ()    # how the rules call the seats, e.g. ("Black", "White")
     chance: bool = False                # chance nodes (shuffles, draws, dice resolved at once)
     outcomes: bool = False              # outcome nodes (physics, dice that roll on screen)
@@ -71,7 +74,12 @@ class GameInfo:
             raise ValueError(f"{self.name}: players must be 1 <= min <= max <= {MAX_SEATS}")
 
     def seat_name(self, seat: int) -> str:
-        return self.seat_names[seat] if seat < len(self.seat_names) else f"Player {seat + 1}"
+        return self.seat_names[seat] if 0 <= seat < len(self.seat_names) else f"Player {seat + 1}"
+
+    def setting_names(self) -> set[str]:
+        """Every keyword new_game accepts."""
+        names = {key for setting in self.settings for choice in setting.choices for key in choice.kwargs}
+        return names | set(self.extra_setting_names)
 
     @property
     def default_players(self) -> int:
@@ -126,8 +134,11 @@ class Game:
         if not self.available:
             raise SettingsError(f"{self.title} is not playable yet")
 
-    def new_game(self, players: int | None = None, **settings: Any) -> GameState:
-        """The starting state for `players` seats (default: the game's usual count)."""
+    def new_game(self, players: int | None = None, settings: Mapping[str, Any] | None = None
+                 ) -> GameState:
+        """The starting state for `players` seats (default: the game's usual count) and the
+        settings by name (a mapping, so that no setting's name can clash with a parameter)."""
+        settings = dict(settings or {})
         self._require_playable()
         assert self.create is not None
         players = self.info.default_players if players is None else players
@@ -135,15 +146,27 @@ class Game:
         if not low <= players <= high:
             count = f"{low}" if low == high else f"{low} to {high}"
             raise SettingsError(f"{self.title} is for {count} players, not {players}")
+        known = self.info.setting_names()
+        for name in settings:
+            if name not in known:
+                choices = f"settings: {', '.join(sorted(known))}" if known else "it has no settings"
+                raise SettingsError(f"unknown setting {printable(str(name), 40)!r} for {self.title}; "
+                                    f"{choices}")
         try:
             return self.create(players, **settings)
-        except TypeError as error:
-            raise SettingsError(f"bad settings for {self.name}: {error}") from None
+        except (TypeError, ValueError, OverflowError) as error:
+            if isinstance(error, SettingsError):
+                raise
+            raise SettingsError(f"bad settings for {self.name}: {printable(str(error), 120)}") from None
 
     def state_from_dict(self, data: dict[str, Any]) -> GameState:
+        """A state from its JSON form; anything malformed is a ValueError with one line."""
         self._require_playable()
         assert self.state_class is not None
-        return self.state_class.from_dict(data)
+        try:
+            return self.state_class.from_dict(data)
+        except (TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as error:
+            raise ValueError(f"not a {self.title} state ({type(error).__name__})") from None
 
     def view_class(self) -> type:
         """The game's view class (imports pyglet; the app calls this, never the rules)."""
@@ -228,6 +251,7 @@ def playable_games() -> list[Game]:
     return [g for g in all_games() if g.available]
 
 
-def new_game(name: str, players: int | None = None, **settings: Any) -> GameState:
+def new_game(name: str, players: int | None = None, settings: Mapping[str, Any] | None = None
+             ) -> GameState:
     """The initial state of game `name` with the given settings."""
-    return get_game(name).new_game(players, **settings)
+    return get_game(name).new_game(players, settings)

@@ -30,6 +30,8 @@ The whole format, with its units and conventions, is in docs/SCENES.md.
 from __future__ import annotations
 
 import math
+import os
+import stat
 import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
@@ -37,11 +39,15 @@ from pathlib import Path
 from typing import Any, Literal, overload
 
 from simulator.core.errors import SceneError
+from simulator.core.text import printable, shown
 from simulator.physics.table import TABLE_HALF_EXTENTS_M
 from simulator.physics.tremor import NO_TREMOR, Tremor
 from simulator.pieces.catalogue import BY_ID
 
 DEFAULT_SETTLE_SECONDS = 3.0
+MAX_SCENE_BYTES = 1_000_000       # a scene file is a few kilobytes; anything this big is refused
+MAX_TOWERS = 64                   # towers in one scene
+MAX_PLACEMENTS = 200              # placements in one tower (the set has 54 pieces)
 TOWER_SPACING_MM = 250.0
 FOUNDATION_EDGE_MARGIN_MM = 20.0  # a foundation's centre stays this far inside the table's edge
 # the largest |x| and |y| of a foundation's centre
@@ -108,7 +114,7 @@ class _Reader:
 
     def fail(self, key: str, reason: str) -> SceneError:
         name = f"{self.where}.{key}" if self.where else key
-        return SceneError(f"{self.path}: {name}: {reason}")
+        return SceneError(f"{printable(self.path, 200)}: {printable(name)}: {reason}")
 
     def check_keys(self, allowed: set[str]) -> None:
         for key in self.table:
@@ -131,11 +137,11 @@ class _Reader:
 
     def _number(self, key: str, value: Any, low: float, high: float) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.fail(key, f"expected a number, got {type(value).__name__} {value!r}")
-        if math.isnan(value) or math.isinf(value):
+            raise self.fail(key, f"expected a number, got {type(value).__name__} {shown(value)}")
+        if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
             raise self.fail(key, f"expected a finite number, got {value}")
         if not low <= value <= high:
-            raise self.fail(key, f"{value} is out of range [{low:g}, {high:g}]")
+            raise self.fail(key, f"{shown(value)} is out of range [{low:g}, {high:g}]")
         return float(value)
 
     @overload
@@ -150,26 +156,26 @@ class _Reader:
         if value is None:
             return None
         if not isinstance(value, list) or len(value) != length:
-            raise self.fail(key, f"expected a list of {length} numbers, got {value!r}")
+            raise self.fail(key, f"expected a list of {length} numbers, got {shown(value)}")
         return tuple(self._number(f"{key}[{i}]", v, low, high) for i, v in enumerate(value))
 
     def boolean(self, key: str, default: bool) -> bool:
         value = self.table.get(key, default)
         if not isinstance(value, bool):
-            raise self.fail(key, f"expected true or false, got {value!r}")
+            raise self.fail(key, f"expected true or false, got {shown(value)}")
         return value
 
     def string(self, key: str, default: str) -> str:
         value = self.table.get(key, default)
         if not isinstance(value, str):
-            raise self.fail(key, f"expected a string, got {value!r}")
+            raise self.fail(key, f"expected a string, got {shown(value)}")
         return value
 
     def piece(self, key: str, value: Any) -> str:
         if not isinstance(value, str):
-            raise self.fail(key, f"expected a piece id, got {value!r}")
+            raise self.fail(key, f"expected a piece id, got {shown(value)}")
         if value.split("#", 1)[0] not in BY_ID:
-            raise self.fail(key, f"unknown piece {value!r} (see `bandu-sim pieces`)")
+            raise self.fail(key, f"unknown piece {shown(value)} (see `bandu-sim pieces`)")
         return value.split("#", 1)[0]
 
     def tables(self, key: str) -> list[dict]:
@@ -193,17 +199,25 @@ def _tower(path: str, table: dict, index: int, default_x: float) -> TowerSpec:
     if "order" in table:
         order = r.get("order")
         if not isinstance(order, list):
-            raise r.fail("order", f"expected a list of piece ids, got {order!r}")
+            raise r.fail("order", f"expected a list of piece ids, got {shown(order)}")
+        if len(order) > MAX_PLACEMENTS:
+            raise r.fail("order", f"{len(order)} pieces; a tower has at most {MAX_PLACEMENTS}")
         placements = [Placement(r.piece(f"order[{i}]", v)) for i, v in enumerate(order)]
-    for i, entry in enumerate(r.tables("placements")):
+    entries = r.tables("placements")
+    if len(entries) > MAX_PLACEMENTS:
+        raise r.fail("placements", f"{len(entries)} placements; a tower has at most {MAX_PLACEMENTS}")
+    for i, entry in enumerate(entries):
         p = _Reader(path, entry, f"towers[{index}].placements[{i}]")
         p.check_keys({"piece", "position_mm", "rotation_deg", "drop"})
         if "piece" not in entry:
             raise p.fail("piece", "missing")
         if "position_mm" not in entry:
             raise p.fail("position_mm", "missing")
-        placements.append(Placement(p.piece("piece", entry["piece"]),
-                                    p.vector("position_mm", 3, -2000, 2000),
+        centre = p.vector("position_mm", 3, -2000, 2000)
+        if centre is not None and centre[2] < 0:
+            raise p.fail("position_mm[2]", f"{centre[2]:g} is below the table top (z >= 0: the "
+                                            "height of the centre of mass above the table)")
+        placements.append(Placement(p.piece("piece", entry["piece"]), centre,
                                     p.vector("rotation_deg", 3, -360, 360) or (0.0, 0.0, 0.0),
                                     p.boolean("drop", False)))
     return TowerSpec(foundation, position, tuple(placements))
@@ -256,10 +270,21 @@ def _tremor(path: str, table: Any) -> Tremor:
 
 
 def parse_scene(text: str, path: str = "<scene>") -> Scene:
+    where = printable(path, 200)
+    if len(text) > MAX_SCENE_BYTES:
+        raise SceneError(f"{where}: {len(text)} characters; a scene file has at most {MAX_SCENE_BYTES}")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise SceneError(f"{path}: not valid TOML: {error}") from None
+        raise SceneError(f"{where}: not valid TOML: {printable(str(error), 200)}") from None
+    except RecursionError:
+        raise SceneError(f"{where}: nested too deeply to be a scene") from None
+    except ValueError as error:   # e.g. an integer of more digits than Python converts
+        raise SceneError(f"{where}: not a usable TOML value: {printable(str(error), 120)}") from None
+    return _scene_from_table(data, path)
+
+
+def _scene_from_table(data: dict, path: str) -> Scene:
     r = _Reader(path, data, "")
     r.check_keys({"name", "settle_seconds", "hold_seconds", "allow_duplicates", "slope_deg", "seed", "tremor",
                   "towers", "expect"})
@@ -270,11 +295,13 @@ def parse_scene(text: str, path: str = "<scene>") -> Scene:
     allow_duplicates = r.boolean("allow_duplicates", False)
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise r.fail("seed", f"expected a whole number from 0 to 2^63 - 1, got {seed!r}")
+        raise r.fail("seed", f"expected a whole number from 0 to 2^63 - 1, got {shown(seed)}")
     tremor = _tremor(path, data["tremor"]) if "tremor" in data else NO_TREMOR
     tower_tables = r.tables("towers")
     if not tower_tables:
         raise r.fail("towers", "a scene needs at least one [[towers]] table")
+    if len(tower_tables) > MAX_TOWERS:
+        raise r.fail("towers", f"{len(tower_tables)} towers; a scene has at most {MAX_TOWERS}")
     first_x = -(len(tower_tables) - 1) * TOWER_SPACING_MM / 2
     towers = tuple(_tower(path, t, i, first_x + i * TOWER_SPACING_MM)
                    for i, t in enumerate(tower_tables))
@@ -290,10 +317,24 @@ def parse_scene(text: str, path: str = "<scene>") -> Scene:
 
 
 def load_scene(path: str | Path) -> Scene:
+    """Read and check a scene file. Only a regular file of at most MAX_SCENE_BYTES is read: a
+    FIFO or a device would block or never end."""
+    where = printable(str(path), 200)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        info = os.stat(path)
+        if stat.S_ISDIR(info.st_mode):
+            raise SceneError(f"{where}: is a folder, not a scene file")
+        if not stat.S_ISREG(info.st_mode):
+            raise SceneError(f"{where}: not a regular file (a pipe or a device is not read)")
+        if info.st_size > MAX_SCENE_BYTES:
+            raise SceneError(f"{where}: {info.st_size} bytes; a scene file has at most {MAX_SCENE_BYTES}")
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_SCENE_BYTES + 1)
+        text = raw.decode("utf-8")
     except FileNotFoundError:
-        raise SceneError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise SceneError(f"{path}: cannot read: {error}") from None
+        raise SceneError(f"{where}: no such file") from None
+    except UnicodeDecodeError as error:
+        raise SceneError(f"{where}: not a text file (byte {error.start} is not UTF-8)") from None
+    except OSError as error:
+        raise SceneError(f"{where}: cannot read: {error.strerror or error}") from None
     return parse_scene(text, str(path))

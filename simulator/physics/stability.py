@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from simulator.core.text import printable
 from simulator.physics.placement import place_on_table, place_on_top
 from simulator.physics.scene import Placement, Scene, TowerSpec
 from simulator.physics.tremor import NO_TREMOR, Tremor
@@ -119,7 +120,11 @@ class Tower:
         return self.spec.position_mm[0] / 1000.0, self.spec.position_mm[1] / 1000.0
 
     def fallen(self, world: World) -> bool:
-        return not world.bodies_on_ground().isdisjoint(self.bodies[1:])
+        """A piece other than the foundation touches the table or the floor, or the foundation
+        itself has left the table (pushed over its edge: its centre below the table top)."""
+        if not world.bodies_on_ground().isdisjoint(self.bodies[1:]):
+            return True
+        return world.pose(self.bodies[0])[0][2] < 0.0
 
 
 def _place_explicitly(world: World, tower: Tower, placement: Placement, tremor: Tremor,
@@ -260,7 +265,8 @@ def check_expectations(scene: Scene, report: SceneReport) -> list[str]:
 def format_reports(reports: list[SceneReport]) -> str:
     lines = []
     for scene in reports:
-        lines.append(f"{scene.name}  ({scene.path}; {scene.simulated_seconds:.2f} s simulated "
+        lines.append(f"{printable(scene.name)}  ({printable(scene.path, 200)}; "
+                     f"{scene.simulated_seconds:.2f} s simulated "
                      f"in {scene.wall_seconds:.2f} s)")
         lines.append(f"  {'tower':>5}  {'verdict':<22} {'height mm':>9}  pieces")
         for index, tower in enumerate(scene.towers):

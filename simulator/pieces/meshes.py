@@ -27,6 +27,7 @@ import trimesh
 from scipy.optimize import linprog
 from scipy.spatial import ConvexHull, HalfspaceIntersection
 
+from simulator.core.errors import AssetError
 from simulator.pieces.catalogue import BY_ID, CATALOGUE, COLLISION, VISUAL, PieceSpec
 from simulator.pieces.geometry import vec3
 from simulator.progress import Progress
@@ -214,22 +215,32 @@ class PieceAsset:
 @cache
 def _catalogue_facts() -> dict:
     path = assets_dir() / "catalogue.json"
+    rebuild = "run `bandu-sim build-meshes`"
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise FileNotFoundError(f"{path}: missing piece assets; run `bandu-sim build-meshes`") from None
+        raise AssetError(f"{path}: the piece catalogue is missing; {rebuild}") from None
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise AssetError(f"{path}: the piece catalogue cannot be read "
+                         f"({getattr(error, 'strerror', None) or type(error).__name__}); {rebuild}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("pieces"), dict):
+        raise AssetError(f"{path}: the piece catalogue is damaged (no 'pieces' table); {rebuild}")
     return data
 
 
 def load_piece(piece_id: str) -> PieceAsset:
     base_id = piece_id.split("#", 1)[0]
     spec = BY_ID[base_id]
-    facts = _catalogue_facts()["pieces"][base_id]
     directory = assets_dir()
-    return PieceAsset(base_id, spec, directory / f"{base_id}.collision.obj",
-                      directory / f"{base_id}.obj", facts["mass_g"] / 1000.0,
-                      tuple(tuple(row) for row in facts["inertia_kg_m2"]),
-                      tuple(facts["size_mm"]), facts)
+    try:
+        facts = _catalogue_facts()["pieces"][base_id]
+        return PieceAsset(base_id, spec, directory / f"{base_id}.collision.obj",
+                          directory / f"{base_id}.obj", facts["mass_g"] / 1000.0,
+                          tuple(vec3(row) for row in facts["inertia_kg_m2"]),
+                          vec3(facts["size_mm"]), facts)
+    except (KeyError, TypeError, ValueError) as error:
+        raise AssetError(f"{directory / 'catalogue.json'}: the facts of {base_id!r} are missing or "
+                         f"damaged ({type(error).__name__}: {error}); run `bandu-sim build-meshes`") from None
 
 
 @cache

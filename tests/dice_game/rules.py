@@ -69,14 +69,20 @@ class DiceState(GameState):
     @classmethod
     def from_dict(cls, data):
         state = cls()
-        state.pos, state.turn, state.awaiting_coin = list(data["pos"]), data["turn"], data["awaiting_coin"]
+        try:
+            state.pos = [int(p) for p in data["pos"]][:2]
+            state.turn, state.awaiting_coin = int(data["turn"]) % 2, bool(data["awaiting_coin"])
+        except (KeyError, TypeError, ValueError, OverflowError) as error:
+            raise ValueError(f"bad dice state: {type(error).__name__}") from None
+        if len(state.pos) != 2:
+            raise ValueError("bad dice state: two positions")
         return state
 
     def action_to_str(self, action) -> str:
         return f"+{action.n}"
 
     def action_from_str(self, text: str):
-        if not text.startswith("+") or not text[1:].isdigit():
+        if not text.startswith("+") or text[1:] not in ("0", "1", "2"):
             raise IllegalAction(f"bad step {text!r}")
         return Step(int(text[1:]))
 

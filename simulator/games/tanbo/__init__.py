@@ -42,7 +42,7 @@ def _benchmark(quick: bool = False, progress: Any = None) -> tuple[dict, str]:
 
 GAME = register(Game(
     info=GameInfo("tanbo", "Tanbo", "Grow your roots, bound your opponent's, clear the board.",
-                  min_players=2, max_players=2, settings=_settings(),
+                  min_players=2, max_players=2, settings=_settings(), extra_setting_names=("size",),
                   seat_names=(rules.COLOUR_NAMES[rules.BLACK], rules.COLOUR_NAMES[rules.WHITE]),
                   menu_order=20),
     state_class=rules.TanboState,

@@ -21,6 +21,7 @@ from typing import Any
 
 from simulator.core.errors import IllegalAction, SettingsError
 from simulator.core.state import TERMINAL, GameState
+from simulator.core.text import shown
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 COLOUR_NAMES = {BLACK: "Black", WHITE: "White"}
@@ -433,6 +434,13 @@ class TanboState(GameState[Place]):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TanboState:
+        try:
+            return cls._from_dict(data)
+        except (TypeError, AttributeError, KeyError) as error:   # a value of the wrong kind
+            raise ValueError(f"not a Tanbo state: {type(error).__name__}") from None
+
+    @classmethod
+    def _from_dict(cls, data: dict[str, Any]) -> TanboState:
         if not isinstance(data, dict):
             raise ValueError("a Tanbo state must be a JSON object")
         try:
@@ -489,8 +497,10 @@ class TanboState(GameState[Place]):
 
     def action_from_str(self, text: str) -> Place:
         text = str(text).strip().lower()
-        if len(text) < 2 or text[0] not in COLUMN_LETTERS or not text[1:].isdigit():
-            raise IllegalAction(f"{text!r} is not a Tanbo point; write a column letter and a row number, like d4")
+        digits = text[1:]
+        if (not 2 <= len(text) <= 4 or text[0] not in COLUMN_LETTERS
+                or not (digits.isascii() and digits.isdigit())):
+            raise IllegalAction(f"{shown(text, 40)} is not a Tanbo point; write a column letter and a row number, like d4")
         x, y = COLUMN_LETTERS.index(text[0]), int(text[1:]) - 1
         if not (0 <= x < self.width and 0 <= y < self.height):
             raise IllegalAction(f"{text} is off the {self.width}x{self.height} board")

@@ -1,0 +1,212 @@
+"""Bad input of every class gets one clear line and loses nothing: files that are not regular,
+too big or too deep, a closed pipe or a full disk under the output, read-only and damaged
+assets, a foundation pushed off the table, job lists that stay small. (Generated inputs:
+tests/test_fuzz.py.)"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from simulator import cli
+from simulator.app import storage
+from simulator.core.controller import PERSON, Seat, TurnController
+from simulator.core.errors import SaveError, SceneError
+from simulator.physics.scene import MAX_SCENE_BYTES, load_scene
+
+BANDU = [sys.executable, "-m", "simulator"]
+
+
+def test_a_fifo_is_refused_not_waited_on(tmp_path):
+    fifo = tmp_path / "scene.toml"
+    os.mkfifo(fifo)
+    result: list = []
+    worker = threading.Thread(target=lambda: result.append(_error_of(load_scene, fifo)), daemon=True)
+    worker.start()
+    worker.join(timeout=5)
+    assert not worker.is_alive(), "reading a FIFO blocked"
+    assert "not a regular file" in result[0]
+    save_fifo = tmp_path / "save.json"
+    os.mkfifo(save_fifo)
+    assert "not a regular file" in _error_of(TurnController.load, save_fifo)
+
+
+def _error_of(function, *args) -> str:
+    try:
+        function(*args)
+    except (SceneError, SaveError) as error:
+        return str(error)
+    raise AssertionError("no error")
+
+
+def test_files_too_big_are_refused_by_size(tmp_path):
+    scene = tmp_path / "big.toml"
+    scene.write_text("# " + "x" * MAX_SCENE_BYTES)
+    assert "at most" in _error_of(load_scene, scene)
+    save = tmp_path / "big.json"
+    with save.open("wb") as handle:
+        handle.truncate(17_000_000)                    # sparse: no disk used
+    assert "too big" in _error_of(TurnController.load, save)
+    assert not storage.read_summary(save).readable
+
+
+def test_saves_reach_the_disk_before_they_replace_the_old_file(tmp_path, monkeypatch):
+    events = []
+    real_fsync, real_replace = os.fsync, os.replace
+    monkeypatch.setattr(os, "fsync", lambda fd: (events.append("fsync"), real_fsync(fd))[1])
+    monkeypatch.setattr(os, "replace", lambda a, b: (events.append("replace"), real_replace(a, b))[1])
+    TurnController("tanbo", {}, [Seat(PERSON), Seat(PERSON)]).save(tmp_path / "game.json")
+    assert events == ["fsync", "replace"]
+
+
+def test_continue_survives_any_file_among_the_autosaves(tmp_path):
+    folder = storage.autosaves_dir()
+    folder.mkdir(parents=True)
+    (folder / "broken.json").write_text("{")
+    (folder / "dangling.json").symlink_to(folder / "nowhere.json")
+    (folder / "dir.json").mkdir()
+    (folder / ".save-tmp.json").write_text("{}")
+    assert storage.newest_unfinished_autosave() is None
+    c = TurnController("tanbo", {}, [Seat(PERSON), Seat(PERSON)])
+    c.save(folder / "tanbo-1.json")
+    assert storage.newest_unfinished_autosave() == folder / "tanbo-1.json"
+    assert [s.path.name for s in storage.list_saves()].count("broken.json") == 1
+    assert "dangling.json" not in [s.path.name for s in storage.list_saves()]
+
+
+def test_a_closed_pipe_ends_quietly():
+    process = subprocess.Popen([*BANDU, "pieces"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()                  # the reader is gone before anything is written
+    status = process.wait(timeout=60)
+    stderr = process.stderr.read().decode()
+    assert status == 141, stderr
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr and "Error" not in stderr
+
+
+def test_a_full_disk_under_the_output_gets_one_line():
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([*BANDU, "pieces", "--json"], stdout=full, stderr=subprocess.PIPE,
+                                text=True, timeout=60)
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("pybullet build time")]
+    assert result.returncode == 1 and len(lines) == 1 and "No space left" in lines[0]
+
+
+def _run(argv, capsys) -> tuple[int, str]:
+    status = cli.main(argv)
+    return status, capsys.readouterr().err
+
+
+def test_meshes_into_a_folder_that_cannot_be_written(tmp_path, monkeypatch, capsys):
+    import simulator.pieces.meshes as meshes
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setattr(meshes, "assets_dir", lambda: blocker / "meshes")
+    status, err = _run(["build-meshes"], capsys)
+    assert status == 2 and len(err.strip().splitlines()) == 1 and "cannot write the meshes" in err
+
+
+@pytest.mark.parametrize("catalogue", [None, "{ broken", '{"pieces": 3}', '{"pieces": {"base": {}}}'])
+def test_a_missing_or_damaged_catalogue_gets_one_line(tmp_path, monkeypatch, capsys, catalogue):
+    import simulator.pieces.meshes as meshes
+
+    if catalogue is not None:
+        (tmp_path / "catalogue.json").write_text(catalogue)
+    monkeypatch.setattr(meshes, "assets_dir", lambda: tmp_path)
+    meshes._catalogue_facts.cache_clear()
+    try:
+        status, err = _run(["pieces"], capsys)
+    finally:
+        meshes._catalogue_facts.cache_clear()
+    assert status == 2 and len(err.strip().splitlines()) == 1 and "build-meshes" in err
+
+
+def test_a_setting_that_is_not_one_is_refused_by_name(capsys):
+    status, err = _run(["selfplay", "tanbo", "--setting", "colour=red"], capsys)
+    assert status == 2 and "unknown setting 'colour' for Tanbo" in err and "width" in err
+
+
+def test_workers_are_capped_at_the_cores_unless_asked(monkeypatch, capsys):
+    import simulator.selfplay as selfplay_module
+
+    seen = {}
+    monkeypatch.setattr(selfplay_module, "selfplay", lambda *a, **k: seen.update(k) or
+                        {"players": ["random", "random"], "wins": [1, 0], "games": [{"length": 3}]})
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    status, err = _run(["selfplay", "tanbo", "--players", "random,random", "--workers", "64",
+                        "--games", "1"], capsys)
+    assert status == 0 and seen["workers"] == 2 and "capped at the 2 cores" in err
+    status, err = _run(["selfplay", "tanbo", "--players", "random,random", "--workers", "64",
+                        "--games", "1", "--oversubscribe"], capsys)
+    assert status == 0 and seen["workers"] == 64
+
+
+def test_selfplay_never_holds_more_jobs_than_its_window():
+    from concurrent.futures import Future
+
+    from simulator.selfplay import _in_windows
+
+    class CountingPool:
+        def __init__(self):
+            self.live = 0
+            self.most = 0
+
+        def submit(self, fn, job):
+            self.live += 1
+            self.most = max(self.most, self.live)
+            future = Future()
+            future.set_result({"job": job})
+            future.add_done_callback(lambda _: None)
+            return future
+
+    pool = CountingPool()
+    jobs = ((n,) for n in range(10**9))              # a billion: never listed
+    results = _in_windows(pool, jobs, window=8)
+    first = [next(results) for _ in range(100)]
+    assert first[0] == {"job": (0,)} and first[-1] == {"job": (99,)}
+    assert pool.live <= 100 + 8
+
+
+def test_a_tower_whose_foundation_left_the_table_has_fallen():
+    from simulator.physics.scene import Placement, TowerSpec
+    from simulator.physics.stability import PieceIds, build_tower
+    from simulator.physics.world import World
+
+    with World() as world:
+        tower = build_tower(world, TowerSpec("base", (0.0, 0.0), (Placement("cube-small"),)), 1.0, PieceIds())
+        assert not tower.fallen(world)
+        for body in tower.bodies:                       # the whole tower pushed over the edge
+            position, orientation = world.pose(body)
+            world.set_pose(body, (position[0], position[1], position[2] - 0.3), orientation)
+        assert tower.fallen(world)
+
+
+def test_scene_report_text_has_no_escape_codes(tmp_path):
+    from simulator.physics.stability import format_reports, run_scene
+
+    scene = tmp_path / "evil.toml"
+    scene.write_text('name = "\\u001b[2Jgone"\nsettle_seconds = 0.1\n[[towers]]\norder = []\n')
+    text = format_reports([run_scene(load_scene(scene))])
+    assert "\x1b" not in text and "?[2Jgone" in text
+
+
+def test_every_scene_limit_is_in_the_readme():
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "README.md"), encoding="utf-8").read()
+    for needle in ("1 000 000 bytes", "64 towers", "200 placements", "-45", "16 000 000 bytes",
+                   "100 000 games", "800 to 7680"):
+        assert needle in readme, needle
+
+
+def test_long_loads_do_not_hang(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 500_000 + "]" * 500_000)
+    started = time.monotonic()
+    assert "not a save file" in _error_of(TurnController.load, deep)
+    assert time.monotonic() - started < 10
+    assert json.loads("[]") == []
