@@ -210,7 +210,7 @@ def test_full_game_against_the_computer_with_undo_save_and_load(gui, private_hom
     frame(window, 1)
     listing = window.active_screen
     index = [n for n, s in enumerate(listing.summaries) if s.path.parent.name == "saves"][0]
-    assert "Tanbo 5x7 against the computer" in listing.entries[index].text.text
+    assert "Tanbo 5x7 · against the computer" in listing.entries[index].text.text
     assert "today" in listing.summaries[index].detail
     entry = listing.entries[index]
     click(window, entry.x + 5, entry.y + 5)

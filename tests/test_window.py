@@ -144,12 +144,13 @@ def test_any_number_of_seats_from_one_to_twenty(gui):
     assert len(visible) == 20 and all(0 <= b.y and b.y + b.height <= window.height for b in visible)
     assert all(b.y > screen.start.y + screen.start.height for b in visible)    # none under Start
     seat = screen.seat_buttons[7]
-    assert seat.text.text.endswith("Computer: random")
+    assert seat.text.text == "Player 8: Computer"
+    assert all(b.text.content_width <= b.width for b in screen.seat_buttons)   # no text runs over
     click_on(window, seat)
     assert seat.text.text == "Player 8: Person"
     from pyglet.window import mouse
     click_on(window, seat, mouse.RIGHT)
-    assert seat.text.text == "Player 8: Computer: random"
+    assert seat.text.text == "Player 8: Computer"
     click_on(window, button_named(screen, "Start"))
     game = window.top
     assert game.title == "game" and len(game.controller.seats) == 20
@@ -363,12 +364,13 @@ def test_an_unwritable_data_folder_is_said_once_and_the_game_plays_on(gui, tmp_p
     monkeypatch.setenv("BANDU_SIM_HOME", str(blocker / "home"))
     window, app = gui
     screen = start(app, window, "tanbo", people(2), {"width": 5, "height": 7})
+    screen.controller.submit(screen.controller.state.legal_actions()[0])
     pump(window)
     assert "the game is not being saved: cannot write" in screen.toast.message
     screen.toast.remaining = 0
     screen.controller.submit(screen.controller.state.legal_actions()[0])
     pump(window)
-    assert screen.controller.ply() == 1 and screen.toast.message == ""    # said once, plays on
+    assert screen.controller.ply() == 2 and screen.toast.message == ""    # said once, plays on
 
 
 def test_no_fault_in_a_load_escapes_the_window(gui, monkeypatch, tmp_path):
@@ -383,3 +385,128 @@ def test_no_fault_in_a_load_escapes_the_window(gui, monkeypatch, tmp_path):
     path.write_text("{}")
     assert app.load_game(path) is False
     assert window.top.title == "menu" and "some.json: could not be opened" in window.top.toast.message
+
+
+# --- what the play-test found ---------------------------------------------------------------------
+
+def _small(window):
+    window.set_size(800, 560)
+    window.dispatch_event("on_resize", 800, 560)
+    window.pump(1)
+
+
+def _large(window):
+    window.set_size(1280, 800)
+    window.dispatch_event("on_resize", 1280, 800)
+    window.pump(1)
+
+
+def test_a_stone_can_be_placed_from_the_keyboard(gui):
+    from pyglet.window import key
+
+    window, app = gui
+    screen = start(app, window, "tanbo", people(2), {"width": 5, "height": 7})
+    press(window, key.RIGHT)
+    assert screen.view.cursor.visible and screen.view.hover_point is not None
+    legal = {(a.x, a.y) for a in screen.controller.state.legal_actions()}
+    for _ in range(40):                                   # walk the cursor to a legal point
+        if screen.view.hover_point in legal:
+            break
+        press(window, key.UP if screen.view.hover_point[1] < 6 else key.RIGHT)
+    assert screen.view.hover_point in legal
+    press(window, key.ENTER)
+    assert screen.controller.ply() == 1
+
+
+def test_buttons_show_their_shortcut_on_hover(gui):
+    window, app = gui
+    screen = start(app, window, "tanbo", people(2), {"width": 5, "height": 7})
+    button = screen.save_button
+    window.dispatch_event("on_mouse_motion", button.x + 5, button.y + 5, 0, 0)
+    pump(window, 1)
+    assert screen.tooltip.visible and screen.tooltip.text == "Ctrl+S"
+    window.dispatch_event("on_mouse_motion", 5, 5, 0, 0)
+    pump(window, 1)
+    assert not screen.tooltip.visible
+
+
+def test_esc_on_the_menu_asks_before_quitting(gui):
+    from pyglet.window import key
+
+    window, app = gui
+    app.show_menu()
+    press(window, key.ESCAPE)
+    menu = window.top
+    assert menu.quit_question.visible and not window.has_exit
+    press(window, key.ESCAPE)
+    assert not menu.quit_question.visible and not window.has_exit
+
+
+def test_hand_over_hides_the_panels_secrets_and_undo_stays_with_its_person(gui):
+    window, app = gui
+    screen = start(app, window, "peek", people(2))
+    assert "holds" in screen.seat_details[0].text
+    box = screen.view.action_boxes["stay"]
+    click(window, box.x + 5, box.y + 5)
+    pump(window)
+    assert screen.handover.visible
+    assert all("holds" not in d.text for d in screen.seat_details)
+    click_on(window, button_named(screen, "I am South"))
+    assert not screen.undo_button.enabled                   # North's move is not South's to undo
+    assert not screen.controller.can_undo(1) and screen.controller.can_undo()
+
+
+def test_saving_twice_with_nothing_changed_keeps_one_file(gui, private_home):
+    from pyglet.window import key
+
+    window, app = gui
+    screen = start(app, window, "tanbo", people(2), {"width": 5, "height": 7})
+    screen.controller.submit(screen.controller.state.legal_actions()[0])
+    press(window, key.S, key.MOD_CTRL)
+    press(window, key.S, key.MOD_CTRL)
+    assert len(list((private_home / "saves").glob("*.json"))) == 1
+    screen.controller.submit(screen.controller.state.legal_actions()[0])
+    press(window, key.S, key.MOD_CTRL)
+    assert len(list((private_home / "saves").glob("*.json"))) == 2
+
+
+def test_nothing_runs_over_in_the_smallest_window(gui, private_home):
+    from pyglet.window import key
+
+    from simulator.core.controller import COMPUTER, Seat, TurnController
+
+    window, app = gui
+    _small(window)
+    try:
+        app.show_menu()
+        pump(window)
+        for _, blurb, _ in window.top.game_buttons:          # the menu's blurbs end in the window
+            assert blurb.x + blurb.content_width <= window.width
+        for n in range(3):
+            c = TurnController("tanbo", {"width": 19, "height": 19, "start": "classic"},
+                               [Seat(), Seat(COMPUTER, "mcts:strong")], seed=n)
+            c.save(private_home / "saves" / f"tanbo-with-a-long-file-name-{n}.json")
+        app.open_saved_games()
+        listing = window.top
+        pump(window)
+        for entry, detail, delete in zip(listing.entries, listing.details, listing.deletes, strict=True):
+            assert entry.text.content_width <= entry.width
+            assert detail.x + detail.content_width <= delete.x
+        app.show_menu()
+        app.open_new_game("crowd")
+        new = window.top
+        click_on(window, button_named(new, "20"))
+        for button in new.seat_buttons:
+            assert button.y >= new.start.y + new.start.height and button.x + button.width <= window.width
+        click_on(window, button_named(new, "Start"))
+        game = window.top
+        pump(window)
+        for name in game.seat_names:
+            assert name.y > game.text_floor and name.x + name.content_width <= window.width
+        press(window, key.F1)
+        help_overlay = game.help
+        assert help_overlay.visible
+        body_bottom = help_overlay.body.y - help_overlay.body.content_height
+        assert body_bottom >= max(b.y + b.height for b in help_overlay.buttons)
+    finally:
+        _large(window)

@@ -23,7 +23,7 @@ from simulator.core.state import CHANCE, OUTCOME
 from simulator.render import theme
 from simulator.render.game_view import GameView, ViewContext
 from simulator.render.screen import Screen
-from simulator.render.widgets import FRONT, MIDDLE, Button, Overlay, fit_text, label
+from simulator.render.widgets import FRONT, MIDDLE, Button, Overlay, fit_text, fit_width, label
 
 PANEL_WIDTH = 320
 BUTTONS_HEIGHT = 150            # the three rows of buttons at the bottom of the panel
@@ -95,6 +95,9 @@ class GameScreen(Screen):
         self.leave_question.button("Stay", lambda: self.close_modal(self.leave_question), width=120)
         self.leave_question.button("Leave", self.leave_game, primary=True, width=120)
         self.row_height = 66.0
+        self.columns = 1
+        self.column_width = float(PANEL_WIDTH - 24)
+        self.compact = False
         self._shown_autosave_error: str | None = None
         self.text_floor = 0.0
         self._shown_status = self._shown_hint = "\0"    # nothing shown yet
@@ -168,22 +171,34 @@ class GameScreen(Screen):
         self.heading.position = (x, y, 0)
         y -= 30
         seats = len(self.seat_names)
-        room = height - 92 - BUTTONS_HEIGHT - 150          # what the status and hint leave
-        self.row_height = max(22.0, min(66.0, room / max(seats, 1)))
-        compact = self.row_height < 48
+        room = height - 92 - BUTTONS_HEIGHT - 110          # what the status and hint need
+        # one column of roomy rows; when they do not fit, compact rows in up to 3 columns
+        self.columns = 1
+        self.row_height = min(66.0, room / max(seats, 1))
+        while self.row_height < 22 and self.columns < 3:
+            self.columns += 1
+            self.row_height = min(66.0, room / -(-seats // self.columns))
+        self.row_height = max(16.0, self.row_height)
+        self.compact = self.row_height < 48 or self.columns > 1
+        column_width = (PANEL_WIDTH - 24) / self.columns
         for seat, (name, detail, icon) in enumerate(zip(self.seat_names, self.seat_details, self.seat_icons,
                                                         strict=True)):
-            top = y - seat * self.row_height
-            name.font_size = 11 if compact else 14
+            column, row = seat % self.columns, seat // self.columns
+            left, top = panel_x + 12 + column * column_width, y - row * self.row_height
+            name.font_size = 14 if not self.compact else (11 if self.columns == 1 else 9.5)
+            text_x = left + (40 if icon is not None and self.columns == 1 else 6)
             if icon is not None:
+                icon.visible = self.columns == 1
                 size = min(40, self.row_height - 6)
                 icon.scale = size / icon.image.width
-                icon.position = (x + 20, top - self.row_height / 2 + 2, 0)
-            name.position = (x + 52, top - (16 if compact else 22), 0)
-            detail.visible = not compact
-            detail.position = (x + 52, top - 42, 0)
-        self.turn_marker.height = self.row_height - 6
-        y -= seats * self.row_height + 12
+                icon.position = (left + 28, top - self.row_height / 2 + 2, 0)
+            name.position = (text_x, top - self.row_height / 2 - 4 if self.compact else top - 22, 0)
+            detail.visible = not self.compact
+            detail.position = (text_x, top - 42, 0)
+        self.column_width = column_width
+        self.turn_marker.height = self.row_height - 2 if self.compact else self.row_height - 6
+        self.turn_marker.width = column_width
+        y -= -(-seats // self.columns) * self.row_height + 12
         self.status.position = (x, y, 0)
         self.hint.position = (x, y - 76, 0)
         base = 34
@@ -239,17 +254,23 @@ class GameScreen(Screen):
     def _refresh_panel(self) -> None:
         controller = self.controller
         player = controller.current_player()
+        private = self._hidden()          # while the machine passes on, no seat's secrets show
         for seat, (name, detail) in enumerate(zip(self.seat_names, self.seat_details, strict=True)):
             text = self.info.seat_name(seat)
+            if self.compact and controller.seats[seat].is_computer:
+                text += f" · {controller.seats[seat].describe().removeprefix('Computer, ')}"
             if name.text != text:
-                name.text = text
-            line = " · ".join(filter(None, [controller.seats[seat].describe(), self.view.seat_detail(seat)]))
+                fit_width(name, text, self.column_width - 10)
+            line = " · ".join(filter(None, [controller.seats[seat].describe(),
+                                            "" if private else self.view.seat_detail(seat)]))
             if detail.text != line:
-                detail.text = line
+                fit_width(detail, line, self.column_width - 50)
         if 0 <= player < len(self.seat_names):
             self.turn_marker.visible = True
-            self.turn_marker.position = (self.panel.x + 12,
-                                         self.seat_names[player].y - self.row_height / 2 + 8)
+            column = player % self.columns
+            self.turn_marker.position = (self.panel.x + 12 + column * self.column_width,
+                                         self.seat_names[player].y - self.row_height / 2
+                                         + (4 if self.compact else 8))
         else:
             self.turn_marker.visible = False
         status = self._status()
@@ -258,12 +279,13 @@ class GameScreen(Screen):
             last = history[-1]
             who = self.info.seat_name(last.player) if last.player >= 0 else "Result:"
             status += f"\nMove {len(history)}: {who} {last.action}"
-        if status != self._shown_status or self.view.hint != self._shown_hint:
-            self._shown_status, self._shown_hint = status, self.view.hint
+        hint = "" if private else self.view.hint
+        if status != self._shown_status or hint != self._shown_hint:
+            self._shown_status, self._shown_hint = status, hint
             fit_text(self.status, status, self.text_floor)
             self.hint.y = self.status.y - self.status.content_height - 10
-            fit_text(self.hint, self.view.hint, self.text_floor)
-        self.undo_button.set_enabled(controller.can_undo())
+            fit_text(self.hint, hint, self.text_floor)
+        self.undo_button.set_enabled(controller.can_undo(self._undoing_seat()))
 
     def _show_end(self) -> None:
         winners = self.controller.state.winners()
@@ -275,12 +297,25 @@ class GameScreen(Screen):
         self.open_modal(self.end)
 
     # --- actions ----------------------------------------------------------------------------------
+    def _undoing_seat(self) -> int | None:
+        """Whose moves Undo may take back: with hidden information and two or more people at
+        the machine, only those of the person now looking (anything else would hand them
+        another person's turn); otherwise the last person's move, as Board Game Arena does."""
+        if self.info.hidden_information and len(self.controller.person_seats()) > 1:
+            return self.viewer
+        return None
+
     def undo(self) -> None:
-        if self.controller.undo():
+        seat = self._undoing_seat()
+        if self.controller.undo(seat):
             self.close_modal(self.end)
-            self.toast.show("move taken back")
+            who = self.info.seat_name(self.controller.current_player())
+            self.toast.show(f"{who}'s move taken back")
+        elif not self.controller.history:
+            self.toast.show("nothing to undo yet", error=True)
         else:
-            self.toast.show("nothing to undo: the last move was not yours to take back", error=True)
+            self.toast.show("nothing to undo: the last move cannot be taken back (it revealed "
+                            "something, or another person has moved since)", error=True)
 
     def save(self) -> None:
         path = self.app.save_game(self.controller)

@@ -34,6 +34,7 @@ class App:
     def __init__(self, window: Any) -> None:
         self.window = window
         self._search_pool: SearchPool | None = None
+        self._last_saves: dict[int, tuple[int, Path]] = {}   # controller -> (version, path)
 
     def search_pool(self) -> SearchPool:
         """One worker process for computer players, started on first use and replaced if it
@@ -84,8 +85,7 @@ class App:
         autosave = storage.new_autosave_path(game)
         controller = TurnController(game, settings, seats, seed=seed, autosave_path=autosave,
                                     computer_delay=COMPUTER_DELAY, executor=self.search_pool())
-        controller.autosave()
-        storage.prune_autosaves()
+        storage.prune_autosaves()        # the new game's autosave is written at its first move
         self._show_game(controller)
 
     def load_game(self, path: Path) -> bool:
@@ -108,12 +108,18 @@ class App:
         return True
 
     def save_game(self, controller: TurnController) -> Path | None:
+        """Save to a new file in saves/; saving again with nothing changed keeps the one file."""
+        last = self._last_saves.get(id(controller))
+        if last is not None and last[0] == controller.version and last[1].exists():
+            return last[1]
         path = storage.new_save_path(controller.game_name)
         try:
-            return controller.save(path)
+            controller.save(path)
         except OSError as error:
             self.toast(f"could not save to {path.parent}: {error.strerror or error}", error=True)
             return None
+        self._last_saves[id(controller)] = (controller.version, path)
+        return path
 
     def last_autosave(self) -> Path | None:
         return storage.newest_unfinished_autosave()

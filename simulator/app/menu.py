@@ -13,7 +13,7 @@ from pyglet.window import key
 from simulator.core import registry
 from simulator.render import theme
 from simulator.render.screen import Screen
-from simulator.render.widgets import FRONT, Button, Overlay, label
+from simulator.render.widgets import FRONT, Button, Overlay, fit_width, label
 
 MENU_KEYS = (
     ("Tab, arrows", "move between buttons"),
@@ -22,7 +22,8 @@ MENU_KEYS = (
     ("F1", "this help"),
     ("F11", "full screen"),
     ("F12", "screenshot"),
-    ("Esc, Ctrl+Q", "quit"),
+    ("Esc", "quit (asks first)"),
+    ("Ctrl+Q", "quit at once"),
 )
 
 
@@ -36,7 +37,7 @@ class MenuScreen(Screen):
                              bold=True, serif=True, color=(236, 206, 150, 255))
         self.subtitle = label("wooden board games", size=15, batch=self.batch, group=FRONT,
                               anchor_x="center", color=theme.TEXT_DIM)
-        self.game_buttons: list[tuple[Button, Any]] = []
+        self.game_buttons: list[tuple[Button, Any, str]] = []     # button, blurb label, its text
         for game in registry.all_games():
             if not game.info.on_menu:
                 continue
@@ -48,9 +49,9 @@ class MenuScreen(Screen):
             self.buttons.append(button)
             players = (f"{info.min_players} players" if info.min_players == info.max_players
                        else f"{info.min_players}-{info.max_players} players")
-            blurb = label(f"{info.blurb}  ({players})", size=11.5, batch=self.batch, group=FRONT,
-                          anchor_y="center", color=theme.TEXT if game.available else theme.TEXT_DIM)
-            self.game_buttons.append((button, blurb))
+            blurb = label("", size=11.5, batch=self.batch, group=FRONT, anchor_y="center",
+                          color=theme.TEXT if game.available else theme.TEXT_DIM)
+            self.game_buttons.append((button, blurb, f"{info.blurb}  ({players})"))
         self.continue_button = Button("Continue last game", app.continue_last, self.batch, width=220)
         self.load_button = Button("Saved games", app.open_saved_games, self.batch, width=160,
                                   tooltip="Ctrl+O")
@@ -63,6 +64,12 @@ class MenuScreen(Screen):
         self.help.body.font_name = ["DejaVu Sans Mono", "monospace"]
         self.help.button("Close", self.toggle_help, primary=True, width=140)
         self.overlays.append(self.help)
+        self.quit_question = Overlay(self.batch, "Quit bandu-sim?",
+                                     "Unfinished games are kept: Continue last game brings them back.",
+                                     width=520, body_size=13)
+        self.quit_question.button("Stay", lambda: self.close_modal(self.quit_question), width=120)
+        self.quit_question.button("Quit", window.close, primary=True, width=120)
+        self.overlays.append(self.quit_question)
 
     def enter(self) -> None:
         self.continue_button.set_enabled(self.app.last_autosave() is not None)
@@ -71,6 +78,10 @@ class MenuScreen(Screen):
     def toggle_help(self) -> None:
         if not self.close_modal(self.help):
             self.open_modal(self.help)
+
+    def back(self) -> None:
+        """Esc on the menu asks before quitting (Ctrl+Q quits at once)."""
+        self.open_modal(self.quit_question)
 
     def modal_key(self, overlay: Overlay, symbol: int, modifiers: int) -> bool | None:
         if symbol == key.F1:
@@ -85,10 +96,11 @@ class MenuScreen(Screen):
         step = min(62, max(50, (height - 330) / max(rows, 1)))
         top = height - 210
         column_x = max(20, cx - 330)
-        for n, (button, blurb) in enumerate(self.game_buttons):
+        for n, (button, blurb, text) in enumerate(self.game_buttons):
             y = top - n * step
             button.place(column_x, y)
             blurb.position = (column_x + 320, y + 23, 0)
+            fit_width(blurb, text, width - column_x - 320 - 16)     # cut to the window
         bottom = max(30, top - rows * step - 30)
         self.continue_button.place(cx - 310, bottom)
         self.load_button.place(cx - 74, bottom)

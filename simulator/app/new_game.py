@@ -19,7 +19,7 @@ from simulator.core import registry
 from simulator.core.controller import COMPUTER, PERSON, Seat
 from simulator.render import theme
 from simulator.render.screen import Screen
-from simulator.render.widgets import FRONT, Button, label
+from simulator.render.widgets import FRONT, Button, fit_width, label
 
 ROW_SEATS = 4            # up to this many seats, each seat is a row of option buttons
 
@@ -27,14 +27,16 @@ ROW_SEATS = 4            # up to this many seats, each seat is a row of option b
 class _ChoiceRow:
     """A caption and a row of mutually exclusive buttons."""
 
-    def __init__(self, screen: NewGameScreen, caption: str, options: list[str], selected: int) -> None:
+    def __init__(self, screen: NewGameScreen, caption: str, options: list[str], selected: int,
+                 option_width: float = 118) -> None:
         self.screen = screen
         self.caption = label(caption, size=15, batch=screen.batch, group=FRONT, anchor_y="center", bold=True)
         self.selected = selected
         self.locked: int | None = None
         self.options: list[Button] = []
         for n, text in enumerate(options):
-            button = Button(text, partial(self.choose, n), screen.batch, size=12.5, width=118, height=36)
+            button = Button(text, partial(self.choose, n), screen.batch, size=12.5, width=option_width,
+                            height=36)
             self.options.append(button)
             screen.buttons.append(button)
         self.select(selected)
@@ -75,17 +77,21 @@ class _ChoiceRow:
 
 
 class _SeatButton(Button):
-    """One seat in the compact grid: 'North: Person'; a click steps to the next option."""
+    """One seat in the compact grid: 'Player 8: Easy'; a click steps to the next option."""
+
+    WIDTH = 176
 
     def __init__(self, screen: NewGameScreen, seat: int, options: list[str], selected: int) -> None:
-        super().__init__("", self.step, screen.batch, size=11.5, width=176, height=32)
+        super().__init__("", self.step, screen.batch, size=11, width=self.WIDTH, height=30)
         self.screen, self.seat, self.choices = screen, seat, options
         self.choice = selected
         self.step(0)
 
     def step(self, delta: int = 1) -> None:
         self.choice = (self.choice + delta) % len(self.choices)
-        self.set_text(f"{self.screen.info.seat_name(self.seat)}: {self.choices[self.choice]}")
+        short = self.choices[self.choice].removeprefix("Computer: ")
+        text = f"{self.screen.info.seat_name(self.seat)}: {short}"
+        fit_width(self.text, text, self.width - 12)
 
 
 class NewGameScreen(Screen):
@@ -104,11 +110,12 @@ class NewGameScreen(Screen):
         many = len(self.strengths) >= 3
         self.seat_options = ["Person"] + [s.label if many else f"Computer: {s.label}" for s in self.strengths]
         if not self.strengths:
-            self.seat_options.append("Computer: random")
+            self.seat_options.append("Computer")
         counts = list(range(self.info.min_players, self.info.max_players + 1))
         self.counts = counts
         self.count_row = _ChoiceRow(self, "Players", [str(n) for n in counts],
-                                    counts.index(self.info.default_players))
+                                    counts.index(self.info.default_players),
+                                    option_width=44 if len(counts) > 6 else 118)
         self.count_row.set_visible(len(counts) > 1)
         self.seat_rows: list[_ChoiceRow] = []
         self.seat_buttons: list[_SeatButton] = []
@@ -189,20 +196,22 @@ class NewGameScreen(Screen):
 
     def layout(self, width: int, height: int) -> None:
         cx = width / 2
-        self.heading.position = (cx, height - 70, 0)
-        self.blurb.position = (cx, height - 102, 0)
-        x = max(30, cx - 380)
-        row_width = min(760, width - 60)
-        y = height - 130.0
+        top = min(70, height * 0.1)                   # less room above in a small window
+        self.heading.position = (cx, height - top, 0)
+        self.blurb.position = (cx, height - top - 30, 0)
+        x = max(30, cx - 480)
+        row_width = min(960, width - 60)
+        y = height - top - 56.0
         if len(self.counts) > 1:
             y -= self.count_row.place(x, y, row_width)
         for row in self.seat_rows:
             y -= row.place(x, y, row_width)
         if self.seat_buttons:
-            columns = max(1, min(4, int(row_width // 186)))
+            step = _SeatButton.WIDTH + 8
+            columns = max(1, min(5, int(row_width // step)))
             for n, button in enumerate(self.seat_buttons):
-                button.place(x + (n % columns) * 186, y - 36 - (n // columns) * 40)
-            y -= 40 * ((len(self.seat_buttons) + columns - 1) // columns) + 12
+                button.place(x + (n % columns) * step, y - 34 - (n // columns) * 36)
+            y -= 36 * ((len(self.seat_buttons) + columns - 1) // columns) + 10
         self.computer_note.position = (x + (0 if self.seat_buttons else 170), y + 2, 0)
         y -= 24
         for _, row in self.setting_rows:

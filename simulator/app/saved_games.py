@@ -14,7 +14,7 @@ from pyglet.window import key
 from simulator.app import storage
 from simulator.render import theme
 from simulator.render.screen import Screen
-from simulator.render.widgets import FRONT, Button, Overlay, label
+from simulator.render.widgets import FRONT, Button, Overlay, fit_width, label
 
 ROW = 56
 
@@ -106,8 +106,11 @@ class SavedGamesScreen(Screen):
             detail.visible = shown
             if shown:
                 y = top - (n - self.first + 1) * ROW
-                entry.place(x, y, width=list_width * 0.55)
-                detail.position = (x + list_width * 0.55 + 14, y + 23, 0)
+                title_width = list_width * 0.5
+                entry.place(x, y, width=title_width)
+                fit_width(entry.text, self.summaries[n].title, title_width - 20)
+                detail.position = (x + title_width + 14, y + 23, 0)
+                fit_width(detail, self.summaries[n].detail, list_width - title_width - 14 - 80 - 14)
                 delete.place(x + list_width - 80, y)
         if len(self.entries) > self.visible_rows:
             end = min(len(self.entries), self.first + self.visible_rows)

@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from simulator.core.controller import MAX_SAVE_BYTES
+
 AUTOSAVES_KEPT = 30
-MAX_SUMMARY_BYTES = 2_000_000     # a bigger file is listed as "too big", not parsed
+MAX_SUMMARY_BYTES = MAX_SAVE_BYTES    # a bigger file is listed as "too big", not parsed
 
 
 def data_dir() -> Path:
@@ -119,7 +121,7 @@ def when_in_words(moment: datetime, now: datetime | None = None) -> str:
     now = now or datetime.now()
     days = (now.date() - moment.date()).days
     if days == 0:
-        return f"today {moment:%H:%M}"
+        return f"today {moment:%H:%M:%S}"
     if days == 1:
         return f"yesterday {moment:%H:%M}"
     if 1 < days < 7:
@@ -166,7 +168,7 @@ def _players(seats: list) -> str:
 
 def read_summary(path: Path) -> SaveSummary:
     when = when_in_words(datetime.fromtimestamp(_mtime(path)))
-    kind = "autosave" if is_autosave(path) else path.stem
+    kind = "autosave" if is_autosave(path) else "saved"
     try:
         if path.stat().st_size > MAX_SUMMARY_BYTES:
             return SaveSummary(path, f"{path.name}: too big to be a save", when, readable=False)
@@ -177,7 +179,7 @@ def read_summary(path: Path) -> SaveSummary:
         size = f" {_printable(summary)}" if isinstance(summary, str) and summary else ""
         finished = data.get("over") is True
         progress = "finished" if finished else f"move {moves}"
-        title = f"{game}{size} {_players(list(data.get('seats') or []))}"
+        title = f"{game}{size} · {_players(list(data.get('seats') or []))}"
         return SaveSummary(path, title, f"{progress} · {when} · {kind}", finished)
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return SaveSummary(path, f"{path.name}: not a readable save", when, readable=False)

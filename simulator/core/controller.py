@@ -285,22 +285,23 @@ class TurnController:
             self._pending.result(timeout=timeout)
 
     # --- undo ------------------------------------------------------------------------------------
-    def undo_target(self) -> int | None:
-        """Index in history of the move an undo would take back, or None if none may be."""
+    def undo_target(self, seat: int | None = None) -> int | None:
+        """Index in history of the move an undo would take back, or None if none may be.
+        `seat`: only a move of that seat may be taken back (a person at a shared machine)."""
         for index in range(len(self.history) - 1, -1, -1):
             entry = self.history[index]
             if entry.reveal or entry.player < 0:
                 return None
             if not self.seats[entry.player].is_computer:
-                return index
+                return index if seat is None or entry.player == seat else None
         return None
 
-    def can_undo(self) -> bool:
-        return self.undo_target() is not None
+    def can_undo(self, seat: int | None = None) -> bool:
+        return self.undo_target(seat) is not None
 
-    def undo(self) -> bool:
+    def undo(self, seat: int | None = None) -> bool:
         """Take back the last person's move and the computer moves after it. False if refused."""
-        index = self.undo_target()
+        index = self.undo_target(seat)
         if index is None:
             return False
         self.state = self._before[index]

@@ -16,16 +16,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pyglet import shapes
 from pyglet.event import EVENT_HANDLED
 from pyglet.graphics import Batch
 from pyglet.window import key, mouse
 
 from simulator.render import theme
-from simulator.render.widgets import Button, Overlay, Toast
+from simulator.render.widgets import TOAST, TOP, Button, Overlay, Toast, label
 
 if TYPE_CHECKING:
     from simulator.render.window import AppWindow
 
+TOAST_Y = 72          # messages sit above a screen's bottom row of buttons
 NAVIGATION_KEYS = {key.TAB, key.UP, key.DOWN, key.LEFT, key.RIGHT, key.ENTER, key.RETURN,
                    key.SPACE, key.NUM_ENTER}
 
@@ -132,6 +134,11 @@ class Screen:
         self.toast = Toast(self.batch)
         self.focus = FocusRing()
         self._modals: list[ModalLayer] = []
+        self.tooltip_box = shapes.RoundedRectangle(0, 0, 10, 24, radius=5, segments=4,
+                                                   color=(12, 12, 12, 230), batch=self.batch, group=TOAST)
+        self.tooltip = label("", size=10.5, batch=self.batch, group=TOP, anchor_x="center",
+                             anchor_y="center")
+        self._show_tooltip(None)
 
     # --- life cycle (called by the window's navigation stack) -----------------------------------
     def layers(self) -> list[Any]:
@@ -149,7 +156,7 @@ class Screen:
         """This screen is taken off the stack for good."""
 
     def resize(self, width: int, height: int) -> None:
-        self.toast.layout(0, 0, width)
+        self.toast.layout(0, TOAST_Y, width)
         self.layout(width, height)
         for overlay in self.overlays:
             overlay.layout(width, height)
@@ -198,7 +205,21 @@ class Screen:
     # --- input (pyglet event handlers; True stops the event here) ----------------------------------
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool | None:
         hover_buttons(self.buttons, x, y)
+        self._show_tooltip(next((b for b in self.buttons if b.hover and b.tooltip), None))
         return None
+
+    def _show_tooltip(self, button: Button | None) -> None:
+        """A button's shortcut in a small label just above it while the mouse is on it."""
+        visible = button is not None
+        self.tooltip.visible = self.tooltip_box.visible = visible
+        if button is None:
+            return
+        self.tooltip.text = button.tooltip
+        width = self.tooltip.content_width + 14
+        x = min(max(button.x + button.width / 2, width / 2 + 4), self.window.width - width / 2 - 4)
+        self.tooltip.position = (x, button.y + button.height + 16, 0)
+        self.tooltip_box.position = (x - width / 2, button.y + button.height + 4)
+        self.tooltip_box.width = width
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
         if button == mouse.LEFT and press_buttons(self.buttons, x, y):

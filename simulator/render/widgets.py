@@ -53,6 +53,23 @@ def fit_text(text_label: pyglet.text.Label, text: str, floor: float) -> None:
         text_label.text = ""
 
 
+def fit_width(text_label: pyglet.text.Label, text: str, width: float) -> None:
+    """Set a one-line label's text, cut with an ellipsis to at most `width` pixels."""
+    if text_label.text != text:
+        text_label.text = text
+    if text_label.content_width <= width:
+        return
+    low, high = 0, len(text)
+    while low < high:                        # the longest prefix that fits, by bisection
+        middle = (low + high + 1) // 2
+        text_label.text = text[:middle].rstrip() + "…"
+        if text_label.content_width <= width:
+            low = middle
+        else:
+            high = middle - 1
+    text_label.text = text[:low].rstrip() + "…" if low else ""
+
+
 class Button:
     """A rounded button with a label; `on_click` runs on a left click while enabled."""
 
@@ -131,9 +148,12 @@ class Button:
     def _restyle(self) -> None:
         if not self.enabled:
             colour, text = theme.BUTTON_DISABLED, (130, 130, 122, 255)
-        elif self.primary or self.selected:
+        elif self.primary:
             colour = theme.ACCENT_HOVER if self.hover else theme.ACCENT
             text = theme.ACCENT_TEXT
+        elif self.selected:
+            colour = theme.SELECTED_HOVER if self.hover else theme.SELECTED
+            text = theme.TEXT
         else:
             colour, text = (theme.BUTTON_HOVER if self.hover else theme.BUTTON), theme.TEXT
         self.shape.color = colour
@@ -167,7 +187,8 @@ class Toast:
         self._set_alpha(1)
 
     def layout(self, x: float, y: float, width: float) -> None:
-        """Centre the message over [x, x + width], its box's bottom at y + 18."""
+        """Centre the message over [x, x + width], its box's bottom at y + 18 (screens pass a
+        height above their bottom row of buttons)."""
         self.area = (x, y, width)
         inner = max(60, width - 40)
         self.text.width = int(min(inner, 720))
@@ -206,6 +227,7 @@ class Overlay:
                                              color=theme.PANEL_LIGHT, batch=batch, group=OVERLAY)
         self.title = label(title, size=22, batch=batch, group=OVERLAY_FRONT, color=theme.TEXT_DARK,
                            anchor_x="center", anchor_y="top", bold=True, serif=True)
+        self.body_size = body_size
         self.body = label(body, size=body_size, batch=batch, group=OVERLAY_FRONT, color=theme.TEXT_DARK,
                           anchor_x="left", anchor_y="top", multiline=True, width=int(width - 60))
         self.batch = batch
@@ -230,6 +252,10 @@ class Overlay:
         self.dim.width, self.dim.height = width, height
         panel_w = min(self.panel_width, width - 40)
         self.body.width = int(panel_w - 60)
+        buttons_room = 64 if self.buttons else 0
+        self.body.font_size = self.body_size
+        while self.body.font_size > 8 and 90 + self.body.content_height + buttons_room + 20 > height - 40:
+            self.body.font_size -= 0.5          # a long text in a small window: smaller, never cut
         body_h = self.body.content_height
         buttons_h = 64 if self.buttons else 0
         panel_h = min(height - 40, 90 + body_h + buttons_h + 20)

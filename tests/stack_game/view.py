@@ -26,7 +26,8 @@ class StackView(GameView):
         super().__init__(context)
         from pyglet.graphics import Batch
 
-        self.camera = OrbitCamera(distance=0.9, target=_vec(0.0, 0.0, 0.1))
+        self.camera = OrbitCamera(distance=0.9, target=_vec(0.0, 0.0, 0.1), min_distance=0.2,
+                                   max_distance=3.0)
         self.shader = SolidShader()
         self.scene = Batch()
         self.lists: list = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pyglet import shapes, sprite
 from pyglet.graphics import Group
-from pyglet.window import mouse
+from pyglet.window import key, mouse
 
 from simulator.games.tanbo.rules import (
     BLACK,
@@ -62,7 +62,8 @@ class TanboView(GameView):
         "either colour.\n"
         "You win when the other colour has no stones left. There is no passing and no draw.")
     controls = (("Left click", "place a stone on a highlighted point"),
-                ("Hover", "preview the move; red rings: the roots it removes"))
+                ("Hover", "preview the move; red rings: the roots it removes"),
+                ("Arrows, Enter", "move a cursor over the board, place a stone there"))
 
     def __init__(self, context: ViewContext) -> None:
         super().__init__(context)
@@ -85,6 +86,10 @@ class TanboView(GameView):
         self.last_marker = shapes.Arc(0, 0, 5, thickness=2.5, color=(214, 64, 48, 255), batch=batch,
                                       group=G_STONE_MARKS)
         self.last_marker.visible = False
+        self.cursor = shapes.Box(0, 0, 10, 10, thickness=2, color=(40, 90, 200, 230), batch=batch,
+                                 group=G_GHOST)
+        self.cursor.visible = False
+        self.keyboard_cursor = False      # the hovered point was chosen with the arrow keys
         self._drawn_board: list[int] = []
         self._seen_plies = 0
         self.sync()
@@ -99,7 +104,7 @@ class TanboView(GameView):
     def layout(self, x: float, y: float, width: float, height: float) -> None:
         super().layout(x, y, width, height)
         state = self.state
-        self.grid = GridLayout(state.width, state.height, margin=1.1)
+        self.grid = GridLayout(state.width, state.height, margin=1.25)
         self.grid.fit(x + 10, y + 10, width - 20, height - 20)
         bx, by, bw, bh = self.grid.board_rect()
         self.board_shadow.position = (bx + 6, by - 8)
@@ -187,11 +192,11 @@ class TanboView(GameView):
         self.legal_dots = []
         if not self.controller.is_person_turn():
             return
-        colour = (20, 20, 20, 70) if self.state.to_move == BLACK else (255, 255, 255, 95)
+        colour = (30, 30, 30, 110) if self.state.to_move == BLACK else (255, 255, 255, 140)
         for i in self.state.legal_points():
             column, row = self.state.geo.xy(i)
             x, y = self.grid.to_pixel(column, row)
-            self.legal_dots.append(shapes.Circle(x, y, max(2.5, self.grid.spacing * 0.11), color=colour,
+            self.legal_dots.append(shapes.Circle(x, y, max(3.0, self.grid.spacing * 0.14), color=colour,
                                                  batch=self.batch, group=G_MARKS))
 
     def sync(self) -> None:
@@ -219,9 +224,33 @@ class TanboView(GameView):
     # --- hover and clicks (pyglet's handlers; None lets the event go on to the screen) ---------
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool | None:
         point = self.grid.to_point(x, y) if self.enabled and self.contains(x, y) else None
-        if point != self.hover_point:
+        if point != self.hover_point or self.keyboard_cursor:
             self.hover_point = point
+            self.keyboard_cursor = False
             self._refresh_hover()
+        return None
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        """Arrows move a cursor over the board; Enter or Space places a stone under it."""
+        if not self.enabled or modifiers & (key.MOD_CTRL | key.MOD_ALT):
+            return None
+        steps = {key.LEFT: (-1, 0), key.RIGHT: (1, 0), key.UP: (0, 1), key.DOWN: (0, -1)}
+        state = self.state
+        if symbol in steps:
+            if self.hover_point is None:
+                last = state.last_move
+                self.hover_point = state.geo.xy(last) if last >= 0 else (state.width // 2, state.height // 2)
+            else:
+                dx, dy = steps[symbol]
+                self.hover_point = (min(state.width - 1, max(0, self.hover_point[0] + dx)),
+                                    min(state.height - 1, max(0, self.hover_point[1] + dy)))
+            self.keyboard_cursor = True
+            self._refresh_hover()
+            return True
+        if symbol in (key.ENTER, key.RETURN, key.SPACE) and self.keyboard_cursor and self.hover_point:
+            if self.controller.is_person_turn():
+                self.submit(Place(*self.hover_point))
+            return True
         return None
 
     def _refresh_hover(self) -> None:
@@ -231,6 +260,12 @@ class TanboView(GameView):
         self.ghost.visible = False
         self.hint = ""
         point, state = self.hover_point, self.state
+        self.cursor.visible = self.keyboard_cursor and point is not None and self.enabled
+        if self.cursor.visible and point is not None:
+            half = self.grid.spacing * 0.5
+            cx, cy = self.grid.to_pixel(*point)
+            self.cursor.position = (cx - half, cy - half)
+            self.cursor.width = self.cursor.height = 2 * half
         if point is None or not self.enabled or not self.controller.is_person_turn():
             return
         action = Place(*point)
