@@ -18,9 +18,11 @@ def play_one(game: str, settings: dict[str, Any], players: list[str], seed: int,
     while not controller.is_over() and controller.ply() < max_moves:
         controller.play_computer_moves()
     think = controller.think_seconds
+    extra = controller.game.report(controller.state) if controller.game.report else {}
+    controller.close()
     return {"seed": seed, "winners": controller.state.winners(), "length": controller.ply(),
             "max_think_seconds": [round(max(t), 3) if t else 0.0 for t in think],
-            "mean_think_seconds": [round(sum(t) / len(t), 3) if t else 0.0 for t in think]}
+            "mean_think_seconds": [round(sum(t) / len(t), 3) if t else 0.0 for t in think]} | extra
 
 
 def _play_packed(job: tuple) -> dict[str, Any]:

@@ -137,8 +137,8 @@ def build_app(game: str | None = None, load: str | None = None, width: int | Non
     """Create the window and show the first screen; returns (window, app). Raises SimulatorError."""
     if game is not None:
         info = registry.get_game(game)
-        if not info.available:
-            raise SettingsError(f"{info.title} is not playable yet; try: bandu-sim play tanbo")
+        if not info.available or info.view is None:
+            raise SettingsError(f"{info.title} is not playable in the window yet; try: bandu-sim play tanbo")
     if load is not None and not Path(load).exists():
         raise SaveError(f"{load}: no such file")
     try:

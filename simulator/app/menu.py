@@ -42,15 +42,16 @@ class MenuScreen(Screen):
             if not game.info.on_menu:
                 continue
             info = game.info
-            text = info.title if game.available else f"{info.title}  (coming)"
+            ready = game.available and game.view is not None     # rules and a table to play on
+            text = info.title if ready else f"{info.title}  (coming)"
             button = Button(text, partial(app.open_new_game, game.name), self.batch,
-                            size=16, width=300, height=46, primary=game.available)
-            button.set_enabled(game.available)
+                            size=16, width=300, height=46, primary=ready)
+            button.set_enabled(ready)
             self.buttons.append(button)
             players = (f"{info.min_players} players" if info.min_players == info.max_players
                        else f"{info.min_players}-{info.max_players} players")
             blurb = label("", size=11.5, batch=self.batch, group=FRONT, anchor_y="center",
-                          color=theme.TEXT if game.available else theme.TEXT_DIM)
+                          color=theme.TEXT if ready else theme.TEXT_DIM)
             self.game_buttons.append((button, blurb, f"{info.blurb}  ({players})"))
         self.continue_button = Button("Continue last game", app.continue_last, self.batch, width=220)
         self.load_button = Button("Saved games", app.open_saved_games, self.batch, width=160,

@@ -468,6 +468,9 @@ class TurnController:
         if self._outcome is not None:
             self._outcome.cancel()
             self._outcome = None
+        close_resolver = getattr(self.resolver, "close", None)
+        if close_resolver is not None:
+            close_resolver()
         if self._executor is not None and self._owns_executor:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None

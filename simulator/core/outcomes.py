@@ -109,8 +109,15 @@ class _Threaded:
 class ThreadResolver:
     """`work(state, rng) -> action` on a daemon thread of its own per outcome (physics)."""
 
-    def __init__(self, work: Callable[[GameState, random.Random], Any]) -> None:
+    def __init__(self, work: Callable[[GameState, random.Random], Any],
+                 close: Callable[[], None] | None = None) -> None:
         self.work = work
+        self._close = close
+
+    def close(self) -> None:
+        """Free what the work holds (a physics world); the controller calls it when done."""
+        if self._close is not None:
+            self._close()
 
     def begin(self, state: GameState, rng: random.Random) -> PendingOutcome:
         future: Future = Future()

@@ -111,6 +111,8 @@ class Game:
     resolver: Callable[[], OutcomeResolver] | None = None
     #: (quick, progress) -> (figures, text): the game's benchmark for `bandu-sim bench`
     benchmark: Callable[..., tuple[dict, str]] | None = None
+    #: final state -> the game's own figures for each self-play game's JSON (e.g. Bandu's towers)
+    report: Callable[[GameState], dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         state_class = self.state_class

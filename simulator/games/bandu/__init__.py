@@ -1,7 +1,46 @@
-"""Bandu: listed on the menu; its rules are not built yet (the menu says so)."""
+"""Bandu: bid beans to take or refuse wooden pieces, stack them on your own tower; a tower that
+falls knocks its builder out. The rules are pure (rules.py); whether a placement stands is an
+outcome the physics referee decides (referee.py)."""
 
-from simulator.core.registry import Game, GameInfo, register
+from __future__ import annotations
 
-GAME = register(Game(GameInfo("bandu", "Bandu", "Bid beans, stack wooden pieces, keep your tower standing.",
-                              min_players=2, max_players=8, menu_order=10,
-                              outcomes=True)))
+from typing import Any
+
+from simulator.core.outcomes import OutcomeResolver
+from simulator.core.registry import Choice, Game, GameInfo, Setting, register
+from simulator.games.bandu import rules
+
+
+def _settings() -> tuple[Setting, ...]:
+    return (
+        Setting("beans", "Beans", tuple(Choice(str(n), {"beans": n}) for n in range(0, 11)), default=5),
+        Setting("auctions", "Auctions", (Choice("Both", {"auctions": "both"}),
+                                         Choice("To acquire only", {"auctions": "acquire"}),
+                                         Choice("To refuse only", {"auctions": "refuse"}))),
+        Setting("variant", "Variant", (Choice("Standard", {"variant": "standard"}),
+                                       Choice("Challenge (no bases)", {"variant": "challenge"}))),
+        Setting("reserve", "Reserve", tuple(Choice(f"{n} pieces", {"reserve": n})
+                                            for n in (48, 36, 24, 12))),
+    )
+
+
+def _create(players: int, **settings: Any) -> rules.BanduState:
+    return rules.new_game(players=players, **settings)
+
+
+def _resolver() -> OutcomeResolver:
+    from simulator.games.bandu.referee import physics_resolver  # PyBullet: only when a game runs
+
+    return physics_resolver()
+
+
+GAME = register(Game(
+    info=GameInfo("bandu", "Bandu", "Bid beans, stack wooden pieces, keep your tower standing.",
+                  min_players=1, max_players=rules.MAX_PLAYERS, settings=_settings(),
+                  extra_setting_names=("first", "chain"), chance=True, outcomes=True,
+                  menu_order=10),
+    state_class=rules.BanduState,
+    create=_create,
+    resolver=_resolver,
+    report=rules.game_report,
+))

@@ -1,0 +1,239 @@
+"""Bandu's physics referee: PyBullet decides whether a placement (or a removal) stands.
+
+One World holds every player's tower on one table at realistic spacing (towers 30 cm apart, in
+one row for up to four players and two facing rows beyond), so a falling tower can really strike
+a neighbour's. For each outcome node the referee:
+
+- brings its world in line with the state it is given (pieces, and the settled poses recorded
+  in the state after every placement), rebuilding it when they differ (a loaded game, an undo);
+- releases the piece as the Place action says: its centre over the tower's axis plus (x, y),
+  turned by roll, pitch and yaw, lowered until it touches, and settles everything until at rest,
+  a fall, or `settle_seconds`; a challenge foundation is put on the bare table;
+- judges every tower by the game's rule (a piece but the foundation on the table or the floor, or
+  the foundation off the table), puts the towers knocked over by another's fall back as they
+  stood before the placement (the rule book's rebuild), takes a fallen player's pieces off the
+  table, and answers `Settled(fallen seats, settled poses)`.
+
+It imports physics, never pyglet; rules.py never imports it. A World cannot cross a process
+boundary: each process (a self-play worker) makes its own referee.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+
+from simulator.core.outcomes import ThreadResolver
+from simulator.core.state import GameState
+from simulator.games.bandu.rules import BanduState, Place, Pose, Settled
+from simulator.physics.placement import RELEASE_GAP_M, most_stable_orientation, place_on_table
+from simulator.physics.scene import DEFAULT_SETTLE_SECONDS
+from simulator.physics.tremor import NO_TREMOR, Tremor
+from simulator.physics.world import PhysicsSettings, Quat, World, pybullet
+
+SPACING_M = 0.30        # between neighbouring towers
+ROW_OFFSET_M = 0.22     # two facing rows beyond four players
+
+
+def tower_axes(players: int) -> list[tuple[float, float]]:
+    """Where each seat's tower stands on the table (metres, table frame)."""
+    if players <= 4:
+        return [((s - (players - 1) / 2) * SPACING_M, 0.0) for s in range(players)]
+    front = (players + 1) // 2
+    axes = [((s - (front - 1) / 2) * SPACING_M, -ROW_OFFSET_M) for s in range(front)]
+    back = players - front          # the far row, seats going on round the table
+    axes += [(((back - 1) / 2 - s) * SPACING_M, ROW_OFFSET_M) for s in range(back)]
+    return axes
+
+
+def _orientation(place: Place) -> Quat:
+    turn = pybullet.getQuaternionFromEuler([math.radians(place.roll_deg), math.radians(place.pitch_deg),
+                                            math.radians(place.yaw_deg)])
+    # the piece's most stable face down first, then the player's turn about the table's axes
+    return pybullet.multiplyTransforms((0, 0, 0), turn, (0, 0, 0), most_stable_orientation(place.piece))[1]
+
+
+class PhysicsReferee:
+    def __init__(self, settings: PhysicsSettings | None = None, tremor: Tremor = NO_TREMOR,
+                 settle_seconds: float = DEFAULT_SETTLE_SECONDS) -> None:
+        self.settings = settings or PhysicsSettings.chosen()
+        self.tremor = tremor
+        self.settle_seconds = settle_seconds
+        self.world: World | None = None
+        self.bodies: dict[str, int] = {}              # game piece id -> body
+        self.towers: list[list[str]] = []             # what the world holds, per seat
+        self.poses_seen: dict[str, list[float]] = {}
+        self.simulated_seconds = 0.0
+
+    def close(self) -> None:
+        if self.world is not None:
+            self.world.close()
+            self.world = None
+
+    # --- the resolver's work ---------------------------------------------------------------------
+    def resolve(self, state: GameState, rng: random.Random) -> Settled:
+        """The outcome of the node `state` is at (a ThreadResolver runs this off the UI thread)."""
+        assert isinstance(state, BanduState)
+        request = state.outcome_request()
+        self._sync(state)
+        assert self.world is not None
+        start = self.world.seconds
+        if request["kind"] == "removal":
+            outcome = self._removal(state, request["seat"], request["piece"])
+        else:
+            place = Place(request["piece"], request["x_mm"], request["y_mm"], request["yaw_deg"],
+                          request["roll_deg"], request["pitch_deg"])
+            outcome = self._placement(state, request["seat"], place, rng)
+        self.simulated_seconds += self.world.seconds - start
+        return outcome
+
+    def _placement(self, state: BanduState, seat: int, place: Place, rng: random.Random) -> Settled:
+        world = self.world
+        assert world is not None
+        before = {piece: world.pose(body) for piece, body in self.bodies.items()}
+        axis = tower_axes(state.players)[seat]
+        noise = np.random.default_rng(rng.getrandbits(64))
+        xy, orientation = self.tremor.shake((axis[0] + place.x_mm / 1000, axis[1] + place.y_mm / 1000),
+                                            _orientation(place), noise)
+        if not self.towers[seat]:                     # a challenge foundation: on the bare table
+            body = place_on_table(world, place.piece, xy, orientation)
+        else:
+            body = self._lower_onto(world, place.piece, xy, orientation, self.towers[seat])
+        self.bodies[place.piece] = body
+        self.towers[seat].append(place.piece)
+        world.settle(self.settle_seconds, stop_when=lambda: self._fallen(seat),
+                     watch=[self.bodies[p] for p in self.towers[seat]])
+        if self._fallen(seat):
+            world.settle(0.5)                         # let the fall reach the neighbours
+        fallen = tuple(s for s in range(state.players) if self.towers[s] and self._fallen(s))
+        for struck in fallen:
+            if struck != seat:                        # rebuilt as it stood before the placement
+                for piece in self.towers[struck]:
+                    world.set_pose(self.bodies[piece], *before[piece])
+        if seat in fallen:
+            self._take_off(seat)
+        return Settled(fallen, self._poses())
+
+    def _removal(self, state: BanduState, seat: int, piece: str) -> Settled:
+        world = self.world
+        assert world is not None
+        world.remove(self.bodies.pop(piece))
+        self.towers[seat].remove(piece)
+        world.settle(self.settle_seconds, stop_when=lambda: self._fallen(seat),
+                     watch=[self.bodies[p] for p in self.towers[seat]])
+        fallen = (seat,) if self._fallen(seat) else ()
+        if fallen:
+            self._take_off(seat)
+        return Settled(fallen, self._poses())
+
+    def _lower_onto(self, world: World, piece: str, xy: tuple[float, float], orientation: Quat,
+                    tower: list[str]) -> int:
+        """Hold the piece above the tower, lower it until it first touches, release it."""
+        top = max(world.lowest_and_highest(self.bodies[p])[1] for p in tower)
+        body = world.add_piece(piece, (xy[0], xy[1], top + 0.3), orientation, clear_overlap=False)
+        lowest = world.lowest_and_highest(body)[0]
+        position = world.pose(body)[0]
+        world.set_pose(body, (xy[0], xy[1], position[2] - lowest + top + 0.02), orientation)
+        drop = world.drop_height(body)
+        position = world.pose(body)[0]
+        world.set_pose(body, (position[0], position[1], position[2] - drop + RELEASE_GAP_M), orientation)
+        return body
+
+    def _fallen(self, seat: int) -> bool:
+        world = self.world
+        assert world is not None
+        tower = [self.bodies[p] for p in self.towers[seat]]
+        if not tower:
+            return False
+        if not world.bodies_on_ground().isdisjoint(tower[1:]):
+            return True
+        return world.pose(tower[0])[0][2] < 0.0
+
+    def _take_off(self, seat: int) -> None:
+        """A player who is out: their pieces leave the table (back to the reserve, or the box)."""
+        world = self.world
+        assert world is not None
+        for piece in self.towers[seat]:
+            world.remove(self.bodies.pop(piece))
+        self.towers[seat] = []
+
+    def _poses(self) -> tuple[Pose, ...]:
+        world = self.world
+        assert world is not None
+        poses = []
+        for piece, body in sorted(self.bodies.items()):
+            (x, y, z), (qx, qy, qz, qw) = world.pose(body)
+            poses.append((piece, round(x * 1000, 2), round(y * 1000, 2), round(z * 1000, 2),
+                          round(qx, 6), round(qy, 6), round(qz, 6), round(qw, 6)))
+        self.poses_seen = {p[0]: list(p[1:]) for p in poses}
+        return tuple(poses)
+
+    # --- keeping the world in line with the game ------------------------------------------------------
+    def _sync(self, state: BanduState) -> None:
+        """Rebuild the world when it does not hold what the state says (a load, an undo, a game
+        resolved elsewhere): the towers, each piece at its recorded settled pose."""
+        wanted = [list(t) for t in state.towers]
+        if self.world is not None and wanted == self.towers and all(
+                state.poses.get(p) == self.poses_seen.get(p) for t in wanted for p in t):
+            return
+        self.close()
+        self.world = World(self.settings)
+        self.bodies, self.towers = {}, [[] for _ in wanted]
+        axes = tower_axes(state.players)
+        for seat, tower in enumerate(wanted):
+            for piece in tower:
+                pose = state.poses.get(piece)
+                if pose is not None:
+                    x, y, z, qx, qy, qz, qw = pose
+                    body = self.world.add_piece(piece, (x / 1000, y / 1000, z / 1000), (qx, qy, qz, qw),
+                                                clear_overlap=False)
+                elif not self.towers[seat]:
+                    body = place_on_table(self.world, piece, axes[seat])
+                else:              # no recorded pose (a game resolved by the model): stack it
+                    body = self._lower_onto(self.world, piece, axes[seat], most_stable_orientation(piece),
+                                            self.towers[seat])
+                self.bodies[piece] = body
+                self.towers[seat].append(piece)
+        self.world.settle(0.2)
+        self._poses()
+        for piece, pose in self.poses_seen.items():
+            if piece in state.poses:
+                self.poses_seen[piece] = state.poses[piece]      # as recorded: in line
+
+
+def physics_resolver(settle_seconds: float = DEFAULT_SETTLE_SECONDS) -> ThreadResolver:
+    """The resolver Bandu's controller is given: a referee of its own, on a worker thread."""
+    referee = PhysicsReferee(settle_seconds=settle_seconds)
+    return ThreadResolver(referee.resolve, close=referee.close)
+
+
+def check_replay(history: list[tuple[int, str]], settings: dict, players: int,
+                 tolerance_mm: float = 0.5) -> list[str]:
+    """Replay a game's moves with a fresh referee, resolving every outcome again, and compare with
+    the outcomes recorded: the same towers fall and every settled pose is within `tolerance_mm`.
+    Returns the differences, one line each (none: the save reproduces its towers)."""
+    from simulator.games.bandu.rules import new_game
+
+    state = new_game(players=players, **settings)
+    referee = PhysicsReferee()
+    problems: list[str] = []
+    try:
+        for number, (_, text) in enumerate(history, start=1):
+            recorded = state.action_from_str(text)
+            if isinstance(recorded, Settled):
+                again = referee.resolve(state, random.Random(0))
+                if again.fallen != recorded.fallen:
+                    problems.append(f"move {number}: towers {list(recorded.fallen)} fell in the save, "
+                                    f"{list(again.fallen)} in the replay")
+                mine = {p[0]: p[1:4] for p in again.poses}
+                for pose in recorded.poses:
+                    other = mine.get(pose[0])
+                    if other is None or max(abs(a - b) for a, b in zip(pose[1:4], other, strict=True)) > tolerance_mm:
+                        problems.append(f"move {number}: {pose[0]} settled elsewhere than saved")
+                        break
+            state.apply(recorded)
+    finally:
+        referee.close()
+    return problems

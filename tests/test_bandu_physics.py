@@ -1,0 +1,100 @@
+"""Bandu with real physics: complete games decided by the PyBullet referee, and saves that
+reproduce their towers when replayed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from simulator.core.controller import COMPUTER, Seat, TurnController
+from simulator.core.state import OUTCOME
+from simulator.games.bandu.referee import PhysicsReferee, check_replay, tower_axes
+from simulator.games.bandu.rules import Place, new_game
+
+pytestmark = pytest.mark.slow
+RANDOM = Seat(COMPUTER, "random")
+
+
+def test_towers_stand_apart_on_the_table():
+    for players in range(1, 9):
+        axes = tower_axes(players)
+        assert len(axes) == players
+        assert all(abs(x) <= 0.7 and abs(y) <= 0.4 for x, y in axes)
+        for i, a in enumerate(axes):
+            for b in axes[i + 1:]:
+                assert ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 >= 0.29
+
+
+def test_a_short_game_to_the_end_with_physics_and_its_replay(tmp_path):
+    c = TurnController("bandu", {"reserve": 8}, [RANDOM, RANDOM, RANDOM], seed=11)
+    c.play_computer_moves()
+    assert c.is_over()
+    outcomes = [h for h in c.history if h.player == OUTCOME]
+    assert outcomes and all(h.action.startswith("result ") for h in outcomes)
+    state = c.state
+    # every placement the physics judged has left settled poses behind for what still stands
+    for seat, tower in enumerate(state.towers):
+        for piece in tower:
+            assert piece in state.poses
+            assert state.poses[piece][2] > 0          # above the table top
+    path = c.save(tmp_path / "bandu.json")
+    saved = json.loads(path.read_text())
+    history = [(h["player"], h["action"]) for h in saved["history"]]
+    assert check_replay(history, saved["settings"], len(saved["seats"])) == []
+    # a save whose towers were edited is caught
+    for index, (player, action) in enumerate(history):
+        if action.startswith("result stood") and '"base"' in action:
+            tampered = action.replace('["base",', '["base",1', 1)
+            history[index] = (player, tampered.replace('["base",1-', '["base",-', 1))
+            break
+    edited = [(p, a.replace('"base",-300.0', '"base",-250.0')) for p, a in history]
+    problems = check_replay(edited, saved["settings"], len(saved["seats"]))
+    assert problems and "settled elsewhere than saved" in problems[0]
+    c.close()
+
+
+def test_a_centred_cube_on_the_base_stands_and_a_ball_on_a_cone_falls():
+    state = new_game(players=2)
+    referee = PhysicsReferee(settle_seconds=2.0)
+    import random as random_module
+
+    rng = random_module.Random(0)
+    try:
+        state.apply(state.action_from_str("offers cube-large to refuse"))
+        state.apply(state.action_from_str("accepts"))
+        state.apply(Place("cube-large"))
+        outcome = referee.resolve(state, rng)
+        assert outcome.fallen == ()
+        state.apply(outcome)
+        state.apply(state.action_from_str("offers cone-tall to refuse"))
+        state.apply(state.action_from_str("accepts"))               # seat 0
+        state.apply(Place("cone-tall"))
+        state.apply(referee.resolve(state, rng))
+        state.apply(state.action_from_str("offers ball to refuse"))   # seat 0 auctions the ball
+        state.apply(state.action_from_str("refuses"))               # seat 1 pays to pass it on
+        state.apply(state.action_from_str("accepts"))               # seat 0 must take it
+        assert state.placer == 0
+        state.apply(Place("ball", 0.0, 12.0))      # on the cone's flank: rolls off the narrow base
+        outcome = referee.resolve(state, rng)
+        assert outcome.fallen == (0,)
+        state.apply(outcome)
+        assert state.is_terminal() and state.winners() == [1]
+        assert state.towers[1] == ["base#2", "cube-large"]
+    finally:
+        referee.close()
+
+
+def test_selfplay_reports_the_towers():
+    from simulator.selfplay import selfplay
+
+    report = selfplay("bandu", games=2, seed=5, players=["random", "random"], settings={"reserve": 6})
+    for game in report["games"]:
+        assert set(game) >= {"placements", "eliminated", "beans", "tower_pieces", "reserve"}
+        assert len(game["tower_pieces"]) == 2 and game["placements"] >= 1
+    again = selfplay("bandu", games=2, seed=5, players=["random", "random"], settings={"reserve": 6},
+                     workers=2)
+    def without_timing(games):
+        return [{k: v for k, v in g.items() if "think" not in k} for g in games]
+
+    assert without_timing(again["games"]) == without_timing(report["games"])   # same seed, same games
