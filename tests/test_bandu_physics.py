@@ -34,7 +34,7 @@ def test_a_short_game_to_the_end_with_physics_and_its_replay(tmp_path):
     assert outcomes and all(h.action.startswith("result ") for h in outcomes)
     state = c.state
     # every placement the physics judged has left settled poses behind for what still stands
-    for seat, tower in enumerate(state.towers):
+    for tower in state.towers:
         for piece in tower:
             assert piece in state.poses
             assert state.poses[piece][2] > 0          # above the table top

@@ -198,7 +198,7 @@ class PhysicsReferee:
                 self.towers[seat].append(piece)
         self.world.settle(0.2)
         self._poses()
-        for piece, pose in self.poses_seen.items():
+        for piece in self.poses_seen:
             if piece in state.poses:
                 self.poses_seen[piece] = state.poses[piece]      # as recorded: in line
 
