@@ -180,7 +180,7 @@ class NewGameScreen(Screen):
             if option == 0:
                 seats.append(Seat(PERSON))
             elif self.strengths:
-                seats.append(Seat(COMPUTER, f"mcts:{self.strengths[option - 1].name}"))
+                seats.append(Seat(COMPUTER, f"{self.game.agent_prefix}:{self.strengths[option - 1].name}"))
             else:
                 seats.append(Seat(COMPUTER, "random"))
         return seats

@@ -103,7 +103,8 @@ class TurnController:
         self.seed = seed
         self.resolver = resolver if resolver is not None else self.game.make_resolver()
         self.agents: list[Agent | None] = [
-            self.game.make_agent(s.agent or "mcts") if s.is_computer else None for s in self.seats]
+            self.game.make_agent(s.agent or self.game.agent_prefix) if s.is_computer else None
+            for s in self.seats]
         self.history: list[HistoryEntry] = []
         self.think_seconds: list[list[float]] = [[] for _ in self.seats]   # blocking play only
         self._before: list[GameState] = []        # state before each history entry

@@ -105,6 +105,8 @@ class Game:
     create: Callable[..., GameState] | None = None
     strengths: Mapping[str, Strength] = field(default_factory=dict)
     default_strength: str | None = None
+    #: how a computer player of this game is named: "mcts:strong" for the board games, "ai:strong"
+    agent_prefix: str = "mcts"
     #: imports and returns the game's view class (pyglet); called by the window only
     view: Callable[[], type] | None = None
     #: makes the resolver of the game's outcome nodes (default: the game's own model)
@@ -180,19 +182,22 @@ class Game:
         return self.resolver() if self.resolver is not None else ModelResolver()
 
     def make_agent(self, spec: str) -> Agent:
-        """'random', 'mcts' (the default strength) or 'mcts:LEVEL'."""
+        """'random', or the game's prefix alone (its default strength) or with a level:
+        'mcts:strong' for the board games, 'ai:strong' for Bandu."""
         kind, level = parse_agent_spec(spec)
+        prefix = self.agent_prefix
         if kind == "random" and level is None:
             return RandomAgent()
-        if kind == "mcts" and self.strengths:
+        if kind == prefix and self.strengths:
             level = level or self.default_strength or next(iter(self.strengths))
             if level not in self.strengths:
-                raise SettingsError(
-                    f"unknown strength {level!r} for {self.name}; choose {', '.join(self.strengths)}")
+                raise SettingsError(f"unknown strength {printable(level, 20)!r} for {self.name}; "
+                                    f"choose {', '.join(self.strengths)}")
             return self.strengths[level].make()
-        if kind == "mcts":
+        if kind == prefix:
             raise SettingsError(f"{self.title} has no computer strengths; use random")
-        raise SettingsError(f"unknown player {spec!r}; use random, mcts or mcts:LEVEL")
+        raise SettingsError(f"unknown player {printable(spec, 30)!r} for {self.title}; use random, "
+                            f"{prefix} or {prefix}:LEVEL")
 
 
 class Registry:

@@ -4,8 +4,10 @@ outcome the physics referee decides (referee.py)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
+from simulator.core.agents import Agent, Strength
 from simulator.core.outcomes import OutcomeResolver
 from simulator.core.registry import Choice, Game, GameInfo, Setting, register
 from simulator.games.bandu import rules
@@ -28,6 +30,16 @@ def _create(players: int, **settings: Any) -> rules.BanduState:
     return rules.new_game(players=players, **settings)
 
 
+def _agent(level: str) -> Agent:
+    from simulator.games.bandu.ai import LEVELS, BanduAgent  # physics: only when one plays
+
+    return BanduAgent(LEVELS[level])
+
+
+STRENGTHS = {level: Strength(level, level.title(), partial(_agent, level))
+             for level in ("easy", "medium", "strong")}
+
+
 def _resolver() -> OutcomeResolver:
     from simulator.games.bandu.referee import physics_resolver  # PyBullet: only when a game runs
 
@@ -43,4 +55,7 @@ GAME = register(Game(
     create=_create,
     resolver=_resolver,
     report=rules.game_report,
+    strengths=STRENGTHS,
+    default_strength="medium",
+    agent_prefix="ai",
 ))

@@ -48,7 +48,34 @@ def tower_axes(players: int) -> list[tuple[float, float]]:
     return axes
 
 
-def _orientation(place: Place) -> Quat:
+def release_over(world: World, piece: str, xy: tuple[float, float], orientation: Quat,
+                 tower: list[int]) -> int:
+    """Hold the piece above the tower's bodies, lower it until it first touches, release it
+    (just clear). A tower of no bodies: the piece stands on the bare table."""
+    if not tower:
+        return place_on_table(world, piece, xy, orientation)
+    top = max(world.lowest_and_highest(b)[1] for b in tower)
+    body = world.add_piece(piece, (xy[0], xy[1], top + 0.3), orientation, clear_overlap=False)
+    lowest = world.lowest_and_highest(body)[0]
+    position = world.pose(body)[0]
+    world.set_pose(body, (xy[0], xy[1], position[2] - lowest + top + 0.02), orientation)
+    drop = world.drop_height(body)
+    position = world.pose(body)[0]
+    world.set_pose(body, (position[0], position[1], position[2] - drop + RELEASE_GAP_M), orientation)
+    return body
+
+
+def tower_fallen(world: World, tower: list[int]) -> bool:
+    """The game's rule: a piece but the foundation touches the table or the floor, or the
+    foundation has left the table."""
+    if not tower:
+        return False
+    if not world.bodies_on_ground().isdisjoint(tower[1:]):
+        return True
+    return world.pose(tower[0])[0][2] < 0.0
+
+
+def orientation_of(place: Place) -> Quat:
     turn = pybullet.getQuaternionFromEuler([math.radians(place.roll_deg), math.radians(place.pitch_deg),
                                             math.radians(place.yaw_deg)])
     # the piece's most stable face down first, then the player's turn about the table's axes
@@ -96,11 +123,9 @@ class PhysicsReferee:
         axis = tower_axes(state.players)[seat]
         noise = np.random.default_rng(rng.getrandbits(64))
         xy, orientation = self.tremor.shake((axis[0] + place.x_mm / 1000, axis[1] + place.y_mm / 1000),
-                                            _orientation(place), noise)
-        if not self.towers[seat]:                     # a challenge foundation: on the bare table
-            body = place_on_table(world, place.piece, xy, orientation)
-        else:
-            body = self._lower_onto(world, place.piece, xy, orientation, self.towers[seat])
+                                            orientation_of(place), noise)
+        # on the tower; a challenge foundation on the bare table
+        body = release_over(world, place.piece, xy, orientation, [self.bodies[p] for p in self.towers[seat]])
         self.bodies[place.piece] = body
         self.towers[seat].append(place.piece)
         world.settle(self.settle_seconds, stop_when=lambda: self._fallen(seat),
@@ -128,28 +153,9 @@ class PhysicsReferee:
             self._take_off(seat)
         return Settled(fallen, self._poses())
 
-    def _lower_onto(self, world: World, piece: str, xy: tuple[float, float], orientation: Quat,
-                    tower: list[str]) -> int:
-        """Hold the piece above the tower, lower it until it first touches, release it."""
-        top = max(world.lowest_and_highest(self.bodies[p])[1] for p in tower)
-        body = world.add_piece(piece, (xy[0], xy[1], top + 0.3), orientation, clear_overlap=False)
-        lowest = world.lowest_and_highest(body)[0]
-        position = world.pose(body)[0]
-        world.set_pose(body, (xy[0], xy[1], position[2] - lowest + top + 0.02), orientation)
-        drop = world.drop_height(body)
-        position = world.pose(body)[0]
-        world.set_pose(body, (position[0], position[1], position[2] - drop + RELEASE_GAP_M), orientation)
-        return body
-
     def _fallen(self, seat: int) -> bool:
-        world = self.world
-        assert world is not None
-        tower = [self.bodies[p] for p in self.towers[seat]]
-        if not tower:
-            return False
-        if not world.bodies_on_ground().isdisjoint(tower[1:]):
-            return True
-        return world.pose(tower[0])[0][2] < 0.0
+        assert self.world is not None
+        return tower_fallen(self.world, [self.bodies[p] for p in self.towers[seat]])
 
     def _take_off(self, seat: int) -> None:
         """A player who is out: their pieces leave the table (back to the reserve, or the box)."""
@@ -192,8 +198,8 @@ class PhysicsReferee:
                 elif not self.towers[seat]:
                     body = place_on_table(self.world, piece, axes[seat])
                 else:              # no recorded pose (a game resolved by the model): stack it
-                    body = self._lower_onto(self.world, piece, axes[seat], most_stable_orientation(piece),
-                                            self.towers[seat])
+                    body = release_over(self.world, piece, axes[seat], most_stable_orientation(piece),
+                                        [self.bodies[p] for p in self.towers[seat]])
                 self.bodies[piece] = body
                 self.towers[seat].append(piece)
         self.world.settle(0.2)

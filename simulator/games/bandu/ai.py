@@ -1,0 +1,296 @@
+"""Bandu's computer players: they build with physics and bid with what the physics tells them.
+
+A `TowerLab` rebuilds one seat's tower in a private PyBullet world from the settled poses the
+state records, and tries placements on it (a snapshot restored after each trial), each released
+with a hand tremor so that only placements that survive small mistakes score well.
+
+- Placing: candidate poses (the piece's most stable resting faces, several yaws, small offsets
+  over the tower's top) are each tried a few times; the one that stands most often wins (ties:
+  the one that moved least). The chosen pose is then released with the player's own tremor, so
+  weaker players make human mistakes.
+- Judging a piece for a seat: `difficulty` is the share of trials in which the seat's best quick
+  placement fell (the easy player uses the rules' rough model instead of physics).
+- Auctioneer: offers "to refuse" the piece that is hardest for the others relative to itself;
+  when every piece is easy (or only "to acquire" is played), offers the one easiest for itself
+  "to acquire", to take it free if nobody bids. With an empty reserve it takes off the piece
+  whose removal moves its tower least.
+- Answering: accepts in a refuse auction when the piece is easy enough for it (the fewer beans
+  left, the more it accepts); bids in an acquire auction while the piece is worth it and a bean
+  is kept for later refusals.
+
+Strengths: `ai:easy`, `ai:medium`, `ai:strong` (LEVELS: their budgets and tremors).
+It may use the physics package, never pyglet; a World is made in the process that thinks.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from simulator.core.state import GameState
+from simulator.games.bandu.referee import orientation_of, release_over, tower_axes, tower_fallen
+from simulator.games.bandu.rules import (
+    ACQUIRE,
+    REFUSE,
+    BanduAction,
+    BanduState,
+    Offer,
+    Place,
+    Respond,
+)
+from simulator.physics.placement import most_stable_orientation, resting_faces
+from simulator.physics.tremor import Tremor
+from simulator.physics.world import PhysicsSettings, Quat, World, pybullet
+
+LAB_SETTLE_SECONDS = 2.5
+FLAT_TOP_MM2 = 1500.0           # a top face this large takes the next piece as well as any
+TOP_WEIGHT = 0.25               # what a pointed or rounded top costs the rest of one's game
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    faces: int                  # resting faces tried
+    yaws: tuple[float, ...]     # degrees
+    offsets_mm: tuple[tuple[float, float], ...]
+    trials: int                 # per candidate placement
+    judge_trials: int           # per piece when judging its difficulty (0: the rough model)
+    pieces_judged: int          # how many reserve pieces the auctioneer judges with physics
+    hand: Tremor                # the player's own release
+    lab_hand: Tremor = Tremor(1.0, 1.0)    # the tremor trials are shaken with
+
+
+LEVELS = {
+    "easy": Level("easy", 1, (0.0, 90.0), ((0.0, 0.0),), 1, 0, 0, Tremor(4.0, 4.0)),
+    "medium": Level("medium", 2, (0.0, 90.0), ((0.0, 0.0),), 1, 1, 3, Tremor(1.5, 1.5)),
+    "strong": Level("strong", 3, (0.0, 45.0, 90.0, 135.0), ((0.0, 0.0), (6.0, 0.0), (0.0, 6.0)),
+                    2, 1, 5, Tremor(0.5, 0.5)),
+}
+
+
+def _placement_for(piece: str, face_orientation: Quat, yaw_deg: float, x: float, y: float) -> Place:
+    """The Place action whose release orientation is `face_orientation` turned by `yaw_deg`: the
+    referee turns the most stable face by (roll, pitch, yaw), so express the face that way."""
+    yaw_q = pybullet.getQuaternionFromEuler([0.0, 0.0, math.radians(yaw_deg)])
+    wanted = pybullet.multiplyTransforms((0, 0, 0), yaw_q, (0, 0, 0), face_orientation)[1]
+    inverse = pybullet.invertTransform((0, 0, 0), most_stable_orientation(piece))[1]
+    turn = pybullet.multiplyTransforms((0, 0, 0), wanted, (0, 0, 0), inverse)[1]
+    roll, pitch, yaw = (round(math.degrees(a), 1) + 0.0 for a in pybullet.getEulerFromQuaternion(turn))
+    return Place(piece, x, y, yaw, roll, pitch).rounded()
+
+
+@cache
+def top_flatness(piece: str) -> float:
+    """0 (a point or a curve on top) .. 1 (a broad flat top) when the piece rests on its most
+    stable face: the area of the face opposite that face, against FLAT_TOP_MM2."""
+    faces = resting_faces(piece)
+    if not faces:
+        return 0.0
+    down = np.array(faces[0].normal)
+    opposite = [f.area_mm2 for f in faces if float(np.dot(np.array(f.normal), down)) < -0.99]
+    return min(1.0, max(opposite, default=0.0) / FLAT_TOP_MM2)
+
+
+class TowerLab:
+    """One seat's tower, rebuilt from the state's settled poses, to try placements on."""
+
+    def __init__(self, state: BanduState, seat: int, settings: PhysicsSettings | None = None) -> None:
+        self.world = World(settings or PhysicsSettings.chosen())
+        self.axis = tower_axes(state.players)[seat]
+        self.tower: list[int] = []
+        for piece in state.towers[seat]:
+            pose = state.poses.get(piece)
+            if pose is not None:
+                x, y, z, qx, qy, qz, qw = pose
+                body = self.world.add_piece(piece, (x / 1000, y / 1000, z / 1000), (qx, qy, qz, qw),
+                                            clear_overlap=False)
+            else:
+                body = release_over(self.world, piece, self.axis, most_stable_orientation(piece), self.tower)
+            self.tower.append(body)
+        self.world.settle(0.2)
+        self.snapshot = self.world.save_state()
+
+    def close(self) -> None:
+        self.world.close()
+
+    def trial(self, place: Place, tremor: Tremor, rng: np.random.Generator) -> tuple[bool, float]:
+        """(stood, how far the tower's pieces moved, mm) for one release of `place`."""
+        world = self.world
+        before = [world.pose(b)[0] for b in self.tower]
+        xy, orientation = tremor.shake((self.axis[0] + place.x_mm / 1000, self.axis[1] + place.y_mm / 1000),
+                                       orientation_of(place), rng)
+        body = release_over(world, place.piece, xy, orientation, self.tower)
+        bodies = [*self.tower, body]
+        world.settle(LAB_SETTLE_SECONDS, stop_when=lambda: tower_fallen(world, bodies), watch=bodies)
+        stood = not tower_fallen(world, bodies)
+        moved = max((math.dist(p, world.pose(b)[0]) * 1000 for p, b in zip(before, self.tower, strict=True)),
+                    default=0.0)
+        world.restore_state(self.snapshot)
+        return stood, moved
+
+    def removal_moves(self, piece_index: int) -> float:
+        """How far the rest of the tower moves (mm) when the piece at `piece_index` is taken off;
+        infinity when the tower falls."""
+        world = self.world
+        body = self.tower[piece_index]
+        rest = [b for b in self.tower if b != body]
+        before = [world.pose(b)[0] for b in rest]
+        world.remove(body)
+        world.settle(LAB_SETTLE_SECONDS, stop_when=lambda: tower_fallen(world, rest), watch=rest)
+        fell = tower_fallen(world, rest)
+        moved = max((math.dist(p, world.pose(b)[0]) * 1000 for p, b in zip(before, rest, strict=True)),
+                    default=0.0)
+        world.restore(body)                  # its mass back first, then every pose as before
+        world.restore_state(self.snapshot)
+        return math.inf if fell else moved
+
+
+class BanduAgent:
+    """A computer player at one level (see LEVELS)."""
+
+    def __init__(self, level: Level) -> None:
+        self.level = level
+        self.name = f"ai:{level.name}"
+        self.decision_seconds: list[float] = []
+
+    def choose(self, state: GameState, rng: random.Random) -> BanduAction:
+        assert isinstance(state, BanduState)
+        started = time.perf_counter()
+        noise = np.random.default_rng(rng.getrandbits(64))
+        try:
+            if state.phase == "place":
+                return self._place(state, noise)
+            if state.phase == "offer":
+                return self._offer(state, noise)
+            if state.phase in (REFUSE, ACQUIRE):
+                return self._respond(state, noise)
+            return state.legal_actions()[0]
+        finally:
+            self.decision_seconds.append(time.perf_counter() - started)
+
+    # --- placing ---------------------------------------------------------------------------------
+    def candidates(self, piece: str) -> list[Place]:
+        level = self.level
+        faces = resting_faces(piece)[:level.faces] or ()
+        orientations = [f.orientation for f in faces] or [most_stable_orientation(piece)]
+        return [_placement_for(piece, face, yaw, x, y) for face in orientations for yaw in level.yaws
+                for x, y in level.offsets_mm]
+
+    def best_placement(self, lab: TowerLab, piece: str, trials: int,
+                       noise: np.random.Generator) -> tuple[Place, float]:
+        """The candidate that stood most often (ties: moved least), and its stand rate."""
+        best: tuple[float, float, Place] | None = None
+        for place in self.candidates(piece):
+            results = [lab.trial(place, self.level.lab_hand, noise) for _ in range(trials)]
+            rate = sum(stood for stood, _ in results) / trials
+            moved = sum(m for _, m in results) / trials
+            if best is None or (rate, -moved) > (best[0], -best[1]):
+                best = (rate, moved, place)
+            if rate == 1.0 and moved < 0.5:
+                break                       # as good as it gets: stop searching
+        assert best is not None
+        return best[2], best[0]
+
+    def _place(self, state: BanduState, noise: np.random.Generator) -> Place:
+        assert state.auction is not None
+        piece = state.auction.piece
+        if not state.towers[state.placer]:          # a challenge foundation: flat on the table
+            return Place(piece)
+        lab = TowerLab(state, state.placer)
+        try:
+            place, _ = self.best_placement(lab, piece, self.level.trials, noise)
+        finally:
+            lab.close()
+        # the player's own hand: weaker players release less exactly
+        hand = self.level.hand
+        jitter = noise.normal(0.0, hand.position_mm, size=2) if hand.position_mm else (0.0, 0.0)
+        turn = float(noise.normal(0.0, hand.angle_deg)) if hand.angle_deg else 0.0
+        return Place(piece, place.x_mm + float(jitter[0]), place.y_mm + float(jitter[1]),
+                     place.yaw_deg + turn, place.roll_deg, place.pitch_deg).rounded()
+
+    # --- judging pieces ---------------------------------------------------------------------------
+    def difficulty(self, state: BanduState, seat: int, piece: str, noise: np.random.Generator,
+                   labs: dict[int, TowerLab]) -> float:
+        """What `piece` costs `seat`: the chance it drops the tower now, plus what a pointed or
+        rounded top will cost later (0 easy .. above 1 hopeless)."""
+        later = TOP_WEIGHT * (1.0 - top_flatness(piece))
+        if self.level.judge_trials == 0 or not state.towers[seat]:
+            return state.fall_chance(seat, piece) + later
+        if seat not in labs:
+            labs[seat] = TowerLab(state, seat)
+        quick = Level(self.level.name, 1, (0.0, 90.0), ((0.0, 0.0),), self.level.judge_trials, 0, 0,
+                      self.level.hand)
+        judge = BanduAgent(quick)
+        _, rate = judge.best_placement(labs[seat], piece, self.level.judge_trials, noise)
+        return 1.0 - rate + later
+
+    def _offer(self, state: BanduState, noise: np.random.Generator) -> Offer:
+        me = state.auctioneer
+        legal = state.legal_actions()
+        if state.variant in ("solo", "chain"):
+            pieces = sorted({a.piece for a in legal if isinstance(a, Offer)},
+                            key=lambda p: state.fall_chance(me, p))
+            return Offer(pieces[0], "take")
+        if not state.reserve:
+            return self._offer_from_tower(state, legal)
+        others = [s for s in range(state.players) if state.alive[s] and s != me]
+        pieces = sorted(state.reserve, key=lambda p: -state.fall_chance(others[0], p) if others else 0)
+        judged = pieces[:max(2, self.level.pieces_judged)] + pieces[-2:]
+        labs: dict[int, TowerLab] = {}
+        try:
+            scores = []
+            for piece in dict.fromkeys(judged):
+                mine = self.difficulty(state, me, piece, noise, labs)
+                theirs = sum(self.difficulty(state, s, piece, noise, labs) for s in others) / max(1, len(others))
+                scores.append((theirs - 0.6 * mine, mine, piece))
+        finally:
+            for lab in labs.values():
+                lab.close()
+        kinds = state.auction_kinds
+        hardest = max(scores)
+        if REFUSE in kinds and (hardest[0] > 0.05 or ACQUIRE not in kinds):
+            return Offer(hardest[2], REFUSE)
+        easiest = min(scores, key=lambda s: s[1])
+        return Offer(easiest[2], ACQUIRE if ACQUIRE in kinds else REFUSE)
+
+    def _offer_from_tower(self, state: BanduState, legal: list[BanduAction]) -> Offer:
+        me = state.auctioneer
+        takeable = state.takeable(me)
+        lab = TowerLab(state, me)
+        try:
+            costs = {piece: lab.removal_moves(state.towers[me].index(piece)) for piece in takeable}
+        finally:
+            lab.close()
+        piece = min(takeable, key=lambda p: (costs[p], p))
+        kind = REFUSE if REFUSE in state.auction_kinds else ACQUIRE
+        return Offer(piece, kind)
+
+    def _respond(self, state: BanduState, noise: np.random.Generator) -> Respond:
+        assert state.auction is not None
+        me = state.auction.responder
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            action = legal[0]
+            assert isinstance(action, Respond)
+            return action
+        labs: dict[int, TowerLab] = {}
+        try:
+            risk = self.difficulty(state, me, state.auction.piece, noise, labs)
+        finally:
+            for lab in labs.values():
+                lab.close()
+        beans = state.beans[me]
+        if state.phase == REFUSE:
+            threshold = 0.12 + 0.05 * max(0, 5 - beans)      # fewer beans: take more risk
+            return Respond("accept") if risk <= threshold else Respond("refuse")
+        bid = state.auction.high_bid + 1
+        worth = math.floor((0.3 - risk) * 10)                  # an easy piece is worth a few beans
+        if risk < 0.2 and bid <= min(worth, beans - 1):
+            return Respond("bid", bid)
+        return Respond("pass")
+

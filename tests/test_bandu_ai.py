@@ -1,0 +1,88 @@
+"""Bandu's computer players: they judge pieces with physics, answer auctions by it, and place
+pieces where they stand."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from simulator.core import registry
+from simulator.core.controller import COMPUTER, Seat, TurnController
+from simulator.games.bandu.ai import LEVELS, BanduAgent, TowerLab, top_flatness
+from simulator.games.bandu.referee import PhysicsReferee
+from simulator.games.bandu.rules import Offer, Place, Respond, new_game
+
+pytestmark = pytest.mark.slow
+
+
+def test_strengths_are_named_ai_and_load_physics_only_when_asked():
+    game = registry.get_game("bandu")
+    assert set(game.strengths) == {"easy", "medium", "strong"}
+    assert game.make_agent("ai:strong").name == "ai:strong"
+    assert game.make_agent("ai").name == "ai:medium"
+    with pytest.raises(Exception, match="unknown player 'mcts'"):
+        game.make_agent("mcts")
+
+
+def test_a_flat_top_is_told_from_a_point():
+    assert top_flatness("cube-large") == 1.0 and top_flatness("slab-square") == 1.0
+    assert top_flatness("cone-tall") == 0.0 and top_flatness("egg") == 0.0
+    assert top_flatness("doorknob") < 0.05
+
+
+def _offered(piece: str, to_seat: int = 1) -> object:
+    state = new_game(players=2)
+    state.apply(Offer(piece, "refuse"))
+    assert state.auction.responder == to_seat
+    return state
+
+
+def test_an_easy_piece_is_accepted_and_a_hopeless_one_refused():
+    agent = BanduAgent(LEVELS["strong"])
+    rng = random.Random(1)
+    assert agent.choose(_offered("slab-square"), rng) == Respond("accept")
+    assert agent.choose(_offered("ball"), rng) == Respond("refuse")   # a ball leaves no top
+
+
+def test_the_chosen_placement_stands_under_the_referee():
+    state = new_game(players=2)
+    referee = PhysicsReferee()
+    rng = random.Random(4)
+    try:
+        for piece in ("arch", "cube-large"):
+            state.apply(Offer(piece, "refuse"))
+            state.apply(Respond("accept"))
+            place = BanduAgent(LEVELS["strong"]).choose(state, rng)
+            assert isinstance(place, Place) and state.is_legal(place)
+            state.apply(place)
+            outcome = referee.resolve(state, rng)
+            assert outcome.fallen == ()
+            state.apply(outcome)
+    finally:
+        referee.close()
+    assert state.towers[1] == ["base#2", "arch"] and state.towers[0] == ["base", "cube-large"]
+
+
+def test_the_lab_restores_its_tower_after_every_trial():
+    state = new_game(players=2)
+    lab = TowerLab(state, 0)
+    noise = np.random.default_rng(0)
+    try:
+        before = lab.world.pose(lab.tower[0])
+        results = [lab.trial(Place("ball", 30.0, 0.0), LEVELS["strong"].lab_hand, noise) for _ in range(2)]
+        assert all(isinstance(stood, bool) for stood, _ in results)
+        assert lab.world.pose(lab.tower[0]) == before and len(lab.world.bodies()) == 1
+    finally:
+        lab.close()
+
+
+def test_a_game_between_computer_players_ends_with_legal_moves_and_quick_decisions():
+    seats = [Seat(COMPUTER, "ai:easy"), Seat(COMPUTER, "ai:medium"), Seat(COMPUTER, "random")]
+    c = TurnController("bandu", {"reserve": 8}, seats, seed=3)
+    c.play_computer_moves()
+    assert c.is_over() and c.state.winners()
+    for agent in c.agents[:2]:
+        assert agent.decision_seconds and max(agent.decision_seconds) < 10.0
+    c.close()
