@@ -86,3 +86,27 @@ def test_a_game_between_computer_players_ends_with_legal_moves_and_quick_decisio
     for agent in c.agents[:2]:
         assert agent.decision_seconds and max(agent.decision_seconds) < 10.0
     c.close()
+
+
+def test_a_shaky_hand_never_turns_a_placement_out_of_range():
+    from simulator.games.bandu.ai import _wrapped
+
+    assert _wrapped(181.0) == -179.0 and _wrapped(-181.0) == 179.0 and _wrapped(90.0) == 90.0
+    state = new_game(players=2)
+    state.apply(Offer("roof-block", "refuse"))
+    state.apply(Respond("accept"))
+    agent = BanduAgent(LEVELS["easy"])
+    for seed in range(12):                        # easy's hand turns by a few degrees each time
+        place = agent.choose(state, random.Random(seed))
+        assert state.is_legal(place), place
+
+
+def test_the_same_seed_plays_the_same_game():
+    histories = []
+    for _ in range(2):
+        seats = [Seat(COMPUTER, "ai:strong"), Seat(COMPUTER, "ai:medium")]
+        c = TurnController("bandu", {"reserve": 5}, seats, seed=21)
+        c.play_computer_moves()
+        histories.append([h.action for h in c.history])
+        c.close()
+    assert histories[0] == histories[1]

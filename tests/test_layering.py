@@ -1,4 +1,5 @@
-"""Rooms and doors: core/ and every games/*/rules.py import neither pyglet nor pybullet."""
+"""Rooms and doors: core/, every games/*/rules.py and every other games/*/ai.py import neither
+pyglet nor pybullet; Bandu's computer players and referee may use the physics, never pyglet."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import simulator.games
 PURE_MODULES = [f"simulator.core.{m.name}" for m in pkgutil.iter_modules(simulator.core.__path__)]
 PURE_MODULES += [f"simulator.games.{m.name}.rules" for m in pkgutil.iter_modules(simulator.games.__path__)
                  if m.ispkg]
+PHYSICS_MODULES = ["simulator.games.bandu.ai", "simulator.games.bandu.referee"]
 PURE_MODULES += [f"simulator.games.{m.name}.ai" for m in pkgutil.iter_modules(simulator.games.__path__)
-                 if m.ispkg]
+                 if m.ispkg and f"simulator.games.{m.name}.ai" not in PHYSICS_MODULES]
 
 
 def test_pure_modules_exist():
@@ -34,6 +36,19 @@ def test_core_and_rules_import_neither_pyglet_nor_pybullet():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "", f"pure modules pulled in: {result.stdout}"
+
+
+def test_bandus_players_and_referee_use_physics_but_no_window():
+    code = (
+        "import importlib, sys\n"
+        f"for name in {PHYSICS_MODULES!r}:\n"
+        "    importlib.import_module(name)\n"
+        "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] == 'pyglet')))\n"
+        "print('pybullet' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    pyglet, pybullet = result.stdout.rstrip("\n").split("\n")
+    assert pyglet == "" and pybullet == "True"
 
 
 def test_a_registered_game_plays_with_controller_and_no_window():

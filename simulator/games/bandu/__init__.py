@@ -27,7 +27,21 @@ def _settings() -> tuple[Setting, ...]:
 
 
 def _create(players: int, **settings: Any) -> rules.BanduState:
+    chain = settings.get("chain")
+    if isinstance(chain, str):           # a scene file: its first tower's order is the chain
+        settings["chain"] = _chain_from_scene(chain)
     return rules.new_game(players=players, **settings)
+
+
+def _chain_from_scene(path: str) -> tuple[str, ...]:
+    from simulator.core.errors import SceneError, SettingsError
+    from simulator.physics.scene import load_scene  # pure reading: no physics engine
+
+    try:
+        scene = load_scene(path)
+    except SceneError as error:
+        raise SettingsError(f"chain: {error}") from None
+    return tuple(p.piece for p in scene.towers[0].placements)
 
 
 def _agent(level: str) -> Agent:

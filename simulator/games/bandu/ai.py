@@ -49,7 +49,7 @@ from simulator.physics.world import PhysicsSettings, Quat, World, pybullet
 
 LAB_SETTLE_SECONDS = 2.5
 FLAT_TOP_MM2 = 1500.0           # a top face this large takes the next piece as well as any
-TOP_WEIGHT = 0.25               # what a pointed or rounded top costs the rest of one's game
+TOP_WEIGHT = 0.5                # what a pointed or rounded top costs the rest of one's game
 
 
 @dataclass(frozen=True)
@@ -62,14 +62,16 @@ class Level:
     judge_trials: int           # per piece when judging its difficulty (0: the rough model)
     pieces_judged: int          # how many reserve pieces the auctioneer judges with physics
     hand: Tremor                # the player's own release
+    budget: int = 30            # physics trials per decision; then the best found so far is
+    # taken (a count, not a clock: the same seed plays the same game on any machine)
     lab_hand: Tremor = Tremor(1.0, 1.0)    # the tremor trials are shaken with
 
 
 LEVELS = {
-    "easy": Level("easy", 1, (0.0, 90.0), ((0.0, 0.0),), 1, 0, 0, Tremor(4.0, 4.0)),
-    "medium": Level("medium", 2, (0.0, 90.0), ((0.0, 0.0),), 1, 1, 3, Tremor(1.5, 1.5)),
-    "strong": Level("strong", 3, (0.0, 45.0, 90.0, 135.0), ((0.0, 0.0), (6.0, 0.0), (0.0, 6.0)),
-                    2, 1, 5, Tremor(0.5, 0.5)),
+    "easy": Level("easy", 1, (0.0, 90.0), ((0.0, 0.0),), 1, 0, 0, Tremor(4.0, 4.0), budget=4),
+    "medium": Level("medium", 2, (0.0, 90.0), ((0.0, 0.0),), 1, 1, 3, Tremor(1.5, 1.5), budget=12),
+    "strong": Level("strong", 3, (0.0, 90.0, 45.0, 135.0), ((0.0, 0.0), (6.0, 0.0), (0.0, 6.0)),
+                    2, 1, 5, Tremor(0.5, 0.5), budget=36),
 }
 
 
@@ -94,6 +96,11 @@ def top_flatness(piece: str) -> float:
     down = np.array(faces[0].normal)
     opposite = [f.area_mm2 for f in faces if float(np.dot(np.array(f.normal), down)) < -0.99]
     return min(1.0, max(opposite, default=0.0) / FLAT_TOP_MM2)
+
+
+def _wrapped(degrees: float) -> float:
+    """The same turn within -180 .. 180 degrees (a Place's range)."""
+    return (degrees + 180.0) % 360.0 - 180.0
 
 
 class TowerLab:
@@ -157,10 +164,12 @@ class BanduAgent:
         self.level = level
         self.name = f"ai:{level.name}"
         self.decision_seconds: list[float] = []
+        self.trials_left = level.budget
 
     def choose(self, state: GameState, rng: random.Random) -> BanduAction:
         assert isinstance(state, BanduState)
         started = time.perf_counter()
+        self.trials_left = self.level.budget
         noise = np.random.default_rng(rng.getrandbits(64))
         try:
             if state.phase == "place":
@@ -187,12 +196,13 @@ class BanduAgent:
         best: tuple[float, float, Place] | None = None
         for place in self.candidates(piece):
             results = [lab.trial(place, self.level.lab_hand, noise) for _ in range(trials)]
+            self.trials_left -= trials
             rate = sum(stood for stood, _ in results) / trials
             moved = sum(m for _, m in results) / trials
             if best is None or (rate, -moved) > (best[0], -best[1]):
                 best = (rate, moved, place)
-            if rate == 1.0 and moved < 0.5:
-                break                       # as good as it gets: stop searching
+            if (rate == 1.0 and moved < 0.5) or self.trials_left <= 0:
+                break                       # as good as it gets, or the budget is spent
         assert best is not None
         return best[2], best[0]
 
@@ -211,7 +221,7 @@ class BanduAgent:
         jitter = noise.normal(0.0, hand.position_mm, size=2) if hand.position_mm else (0.0, 0.0)
         turn = float(noise.normal(0.0, hand.angle_deg)) if hand.angle_deg else 0.0
         return Place(piece, place.x_mm + float(jitter[0]), place.y_mm + float(jitter[1]),
-                     place.yaw_deg + turn, place.roll_deg, place.pitch_deg).rounded()
+                     _wrapped(place.yaw_deg + turn), place.roll_deg, place.pitch_deg).rounded()
 
     # --- judging pieces ---------------------------------------------------------------------------
     def difficulty(self, state: BanduState, seat: int, piece: str, noise: np.random.Generator,
@@ -219,14 +229,16 @@ class BanduAgent:
         """What `piece` costs `seat`: the chance it drops the tower now, plus what a pointed or
         rounded top will cost later (0 easy .. above 1 hopeless)."""
         later = TOP_WEIGHT * (1.0 - top_flatness(piece))
-        if self.level.judge_trials == 0 or not state.towers[seat]:
-            return state.fall_chance(seat, piece) + later
+        if self.level.judge_trials == 0 or not state.towers[seat] or self.trials_left <= 0:
+            return state.fall_chance(seat, piece) + later      # the rough model: quick
         if seat not in labs:
             labs[seat] = TowerLab(state, seat)
         quick = Level(self.level.name, 1, (0.0, 90.0), ((0.0, 0.0),), self.level.judge_trials, 0, 0,
                       self.level.hand)
         judge = BanduAgent(quick)
+        judge.trials_left = self.trials_left
         _, rate = judge.best_placement(labs[seat], piece, self.level.judge_trials, noise)
+        self.trials_left = judge.trials_left
         return 1.0 - rate + later
 
     def _offer(self, state: BanduState, noise: np.random.Generator) -> Offer:
@@ -253,10 +265,12 @@ class BanduAgent:
                 lab.close()
         kinds = state.auction_kinds
         hardest = max(scores)
-        if REFUSE in kinds and (hardest[0] > 0.05 or ACQUIRE not in kinds):
-            return Offer(hardest[2], REFUSE)
         easiest = min(scores, key=lambda s: s[1])
-        return Offer(easiest[2], ACQUIRE if ACQUIRE in kinds else REFUSE)
+        # "to acquire" only for a piece it would gladly place itself (nobody bidding hands it
+        # back free); otherwise make the others take the hardest piece or pay
+        if ACQUIRE in kinds and (easiest[1] < 0.2 and hardest[0] <= 0.05 or REFUSE not in kinds):
+            return Offer(easiest[2], ACQUIRE)
+        return Offer(hardest[2], REFUSE)
 
     def _offer_from_tower(self, state: BanduState, legal: list[BanduAction]) -> Offer:
         me = state.auctioneer
@@ -286,7 +300,9 @@ class BanduAgent:
                 lab.close()
         beans = state.beans[me]
         if state.phase == REFUSE:
-            threshold = 0.12 + 0.05 * max(0, 5 - beans)      # fewer beans: take more risk
+            # fewer beans, or a piece that has already gone round (everyone pays for it, and it
+            # comes back): take more risk rather than spend the beans later refusals need
+            threshold = 0.12 + 0.06 * max(0, 5 - beans) + 0.05 * state.auction.refusals
             return Respond("accept") if risk <= threshold else Respond("refuse")
         bid = state.auction.high_bid + 1
         worth = math.floor((0.3 - risk) * 10)                  # an easy piece is worth a few beans

@@ -113,6 +113,7 @@ class _Auction:
     high_bidder: int = -1
     passed: set[int] = field(default_factory=set)
     from_tower: bool = False            # taken off the auctioneer's tower (empty reserve)
+    refusals: int = 0                   # beans paid so far to pass this piece on
 
 
 class BanduState(GameState[BanduAction]):
@@ -365,6 +366,7 @@ class BanduState(GameState[BanduAction]):
         elif action.kind == "refuse":
             self.beans[seat] -= 1
             self.beans_out += 1
+            auction.refusals += 1
             auction.responder = self._next_alive(seat)
         elif action.kind == "bid":           # paid by the winner only, when the auction ends
             auction.high_bid, auction.high_bidder = action.amount, seat
@@ -518,7 +520,7 @@ class BanduState(GameState[BanduAction]):
         if self.auction is not None:
             a = self.auction
             other.auction = _Auction(a.piece, a.kind, a.responder, a.high_bid, a.high_bidder,
-                                     set(a.passed), a.from_tower)
+                                     set(a.passed), a.from_tower, a.refusals)
         return other
 
     def to_dict(self) -> dict[str, Any]:
@@ -535,7 +537,8 @@ class BanduState(GameState[BanduAction]):
             "rebuilds": self.rebuilds, "score_pieces": self.score_pieces,
             "auction": None if a is None else {
                 "piece": a.piece, "kind": a.kind, "responder": a.responder, "high_bid": a.high_bid,
-                "high_bidder": a.high_bidder, "passed": sorted(a.passed), "from_tower": a.from_tower},
+                "high_bidder": a.high_bidder, "passed": sorted(a.passed), "from_tower": a.from_tower,
+                "refusals": a.refusals},
             "pending_place": (None if self.phase != "settle" else
                               self.action_to_str(self._pending_place)),
             "poses": {k: v for k, v in sorted(self.poses.items())},
@@ -570,7 +573,8 @@ class BanduState(GameState[BanduAction]):
             a = data["auction"]
             state.auction = None if a is None else _Auction(
                 str(a["piece"]), str(a["kind"]), int(a["responder"]), int(a["high_bid"]),
-                int(a["high_bidder"]), {int(s) for s in a["passed"]}, bool(a["from_tower"]))
+                int(a["high_bidder"]), {int(s) for s in a["passed"]}, bool(a["from_tower"]),
+                int(a["refusals"]))
             state.poses = {str(k): [float(x) for x in v] for k, v in data["poses"].items()}
             state.tower_at_fall = {int(k): [str(p) for p in v] for k, v in data["tower_at_fall"].items()}
             if data["pending_place"] is not None:
