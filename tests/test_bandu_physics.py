@@ -98,3 +98,24 @@ def test_selfplay_reports_the_towers():
         return [{k: v for k, v in g.items() if "think" not in k} for g in games]
 
     assert without_timing(again["games"]) == without_timing(report["games"])   # same seed, same games
+
+
+def test_loading_a_save_checks_its_results_with_the_physics(tmp_path):
+    from simulator.core.errors import SaveError
+
+    c = TurnController("bandu", {"reserve": 6}, [RANDOM, RANDOM], seed=13)
+    c.play_computer_moves()
+    path = c.save(tmp_path / "bandu.json")
+    c.close()
+    loaded = TurnController.load(path)                  # the physics agrees with every result
+    assert loaded.state == c.state
+    loaded.close()
+    data = json.loads(path.read_text())
+    del data["state"]                                   # so only the referee can notice
+    for entry in data["history"]:
+        if entry["action"].startswith("result stood"):
+            entry["action"] = entry["action"].replace('"base",-150.0', '"base",-120.0', 1)
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    with pytest.raises(SaveError, match="not what the game's referee finds: move .* settled elsewhere"):
+        TurnController.load(edited)

@@ -362,8 +362,10 @@ class TurnController:
 
     @classmethod
     def load(cls, path: str | Path, autosave_path: str | Path | None = None,
-             computer_delay: float = 0.0, executor: Executor | None = None) -> TurnController:
-        """Read a save file; raises SaveError with one line naming the file and the problem."""
+             computer_delay: float = 0.0, executor: Executor | None = None,
+             verify: bool = True) -> TurnController:
+        """Read a save file; raises SaveError with one line naming the file and the problem.
+        `verify`: also have the game's referee check the recorded outcomes (Game.verify_save)."""
         path = Path(path)
         where = printable(str(path), 200)
         try:
@@ -391,13 +393,14 @@ class TurnController:
             raise SaveError(f"{where}: not a save file ({printable(str(error), 100)})") from None
         try:
             return cls.from_save_dict(data, autosave_path=autosave_path, computer_delay=computer_delay,
-                                      executor=executor)
+                                      executor=executor, verify=verify)
         except SaveError as error:
             raise SaveError(f"{where}: {error}") from None
 
     @classmethod
     def from_save_dict(cls, data: Any, autosave_path: str | Path | None = None,
-                       computer_delay: float = 0.0, executor: Executor | None = None) -> TurnController:
+                       computer_delay: float = 0.0, executor: Executor | None = None,
+                       verify: bool = True) -> TurnController:
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise SaveError("not a bandu-sim save file")
         if data.get("version") != SAVE_VERSION:
@@ -459,6 +462,12 @@ class TurnController:
             differs = True
         if differs:
             raise SaveError("the moves do not lead to the saved position (file edited or damaged)")
+        if verify and controller.game.verify_save is not None:
+            pairs = [(h.player, h.action) for h in controller.history]
+            problems = controller.game.verify_save(pairs, dict(settings), len(seats))
+            if problems:
+                raise SaveError(f"the saved results are not what the game's referee finds: {problems[0]}"
+                                + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
         controller.autosave_path = Path(autosave_path) if autosave_path else None
         return controller
 

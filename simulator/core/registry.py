@@ -115,6 +115,9 @@ class Game:
     benchmark: Callable[..., tuple[dict, str]] | None = None
     #: final state -> the game's own figures for each self-play game's JSON (e.g. Bandu's towers)
     report: Callable[[GameState], dict[str, Any]] | None = None
+    #: (history as (player, notation) pairs, settings, players) -> problems, one line each: a
+    #: loaded save's outcomes checked against the game's own referee (Bandu: the physics)
+    verify_save: Callable[[list[tuple[int, str]], dict[str, Any], int], list[str]] | None = None
 
     def __post_init__(self) -> None:
         state_class = self.state_class

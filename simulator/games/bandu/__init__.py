@@ -54,6 +54,15 @@ STRENGTHS = {level: Strength(level, level.title(), partial(_agent, level))
              for level in ("easy", "medium", "strong")}
 
 
+def _verify_save(history: list[tuple[int, str]], settings: dict[str, Any], players: int) -> list[str]:
+    from simulator.games.bandu.referee import check_replay  # the physics, on a load only
+
+    settings = dict(settings)
+    if isinstance(settings.get("chain"), str):
+        settings["chain"] = _chain_from_scene(settings["chain"])
+    return check_replay(history, settings, players)
+
+
 def _resolver() -> OutcomeResolver:
     from simulator.games.bandu.referee import physics_resolver  # PyBullet: only when a game runs
 
@@ -72,4 +81,5 @@ GAME = register(Game(
     strengths=STRENGTHS,
     default_strength="medium",
     agent_prefix="ai",
+    verify_save=_verify_save,
 ))
