@@ -119,3 +119,16 @@ def test_loading_a_save_checks_its_results_with_the_physics(tmp_path):
     edited.write_text(json.dumps(data))
     with pytest.raises(SaveError, match="not what the game's referee finds: move .* settled elsewhere"):
         TurnController.load(edited)
+
+
+@pytest.mark.parametrize("settings, players", [
+    ({"variant": "challenge", "reserve": 8}, 3), ({"variant": "solo", "reserve": 6}, 1),
+    ({"variant": "chain", "chain": 4, "reserve": 5}, 2), ({"auctions": "acquire", "reserve": 10}, 8),
+    ({"auctions": "refuse", "beans": 0, "reserve": 6}, 4)])
+def test_every_variant_plays_to_the_end_with_physics(settings, players):
+    seats = [Seat(COMPUTER, "ai:easy")] + [RANDOM] * (players - 1)
+    c = TurnController("bandu", settings, seats, seed=7)
+    c.play_computer_moves()
+    assert c.is_over() and any(h.player == OUTCOME for h in c.history)
+    assert c.state.placements >= 1
+    c.close()

@@ -125,6 +125,14 @@ class TowerLab:
     def close(self) -> None:
         self.world.close()
 
+    def top_offset_mm(self) -> tuple[float, float]:
+        """Where the tower's highest piece sits, from the tower's axis (mm)."""
+        if not self.tower:
+            return (0.0, 0.0)
+        top = max(self.tower, key=lambda b: self.world.lowest_and_highest(b)[1])
+        x, y, _ = self.world.pose(top)[0]
+        return (round((x - self.axis[0]) * 1000, 1), round((y - self.axis[1]) * 1000, 1))
+
     def trial(self, place: Place, tremor: Tremor, rng: np.random.Generator) -> tuple[bool, float]:
         """(stood, how far the tower's pieces moved, mm) for one release of `place`."""
         world = self.world
@@ -183,18 +191,23 @@ class BanduAgent:
             self.decision_seconds.append(time.perf_counter() - started)
 
     # --- placing ---------------------------------------------------------------------------------
-    def candidates(self, piece: str) -> list[Place]:
+    def candidates(self, piece: str, top_mm: tuple[float, float] = (0.0, 0.0)) -> list[Place]:
+        """Resting faces x yaws x offsets, around the tower's axis and, when the top piece has
+        shifted off it, around that piece's centre too (where a hole or a hollow would be)."""
         level = self.level
         faces = resting_faces(piece)[:level.faces] or ()
         orientations = [f.orientation for f in faces] or [most_stable_orientation(piece)]
-        return [_placement_for(piece, face, yaw, x, y) for face in orientations for yaw in level.yaws
-                for x, y in level.offsets_mm]
+        centres = [(0.0, 0.0)]
+        if math.hypot(*top_mm) > 2.0:
+            centres.append(top_mm)
+        return [_placement_for(piece, face, yaw, cx + x, cy + y) for cx, cy in centres
+                for face in orientations for yaw in level.yaws for x, y in level.offsets_mm]
 
     def best_placement(self, lab: TowerLab, piece: str, trials: int,
                        noise: np.random.Generator) -> tuple[Place, float]:
         """The candidate that stood most often (ties: moved least), and its stand rate."""
         best: tuple[float, float, Place] | None = None
-        for place in self.candidates(piece):
+        for place in self.candidates(piece, lab.top_offset_mm()):
             results = [lab.trial(place, self.level.lab_hand, noise) for _ in range(trials)]
             self.trials_left -= trials
             rate = sum(stood for stood, _ in results) / trials
