@@ -47,7 +47,7 @@ from simulator.physics.placement import most_stable_orientation, resting_faces
 from simulator.physics.tremor import Tremor
 from simulator.physics.world import PhysicsSettings, Quat, World, pybullet
 
-LAB_SETTLE_SECONDS = 2.5
+LAB_SETTLE_SECONDS = 2.0
 FLAT_TOP_MM2 = 1500.0           # a top face this large takes the next piece as well as any
 TOP_WEIGHT = 0.5                # what a pointed or rounded top costs the rest of one's game
 
@@ -71,7 +71,7 @@ LEVELS = {
     "easy": Level("easy", 1, (0.0, 90.0), ((0.0, 0.0),), 1, 0, 0, Tremor(4.0, 4.0), budget=4),
     "medium": Level("medium", 2, (0.0, 90.0), ((0.0, 0.0),), 1, 1, 3, Tremor(1.5, 1.5), budget=12),
     "strong": Level("strong", 3, (0.0, 90.0, 45.0, 135.0), ((0.0, 0.0), (6.0, 0.0), (0.0, 6.0)),
-                    2, 1, 5, Tremor(0.5, 0.5), budget=36),
+                    2, 1, 5, Tremor(0.5, 0.5), budget=24),
 }
 
 
