@@ -72,8 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
                           help=f"how many games (1-{MAX_GAMES})")
     selfplay.add_argument("--seed", type=bounded_int(0, MAX_SEED), default=0,
                           help="game n uses seed S + n (0 to 2^63 - 1)")
-    selfplay.add_argument("--players", default="mcts,random",
-                          help="comma-separated agents: random, mcts, mcts:easy|medium|strong")
+    selfplay.add_argument("--players", default=None,
+                          help="comma-separated players: random, or the game's computer players "
+                               "(mcts:easy|medium|strong for the board games, ai:easy|medium|strong "
+                               "for Bandu); default: the game's medium player against random")
     selfplay.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                           help="game setting, e.g. size=11 or start=classic (repeatable)")
     selfplay.add_argument("--workers", type=bounded_int(1, MAX_WORKERS), default=1,
@@ -119,7 +121,10 @@ def _cmd_selfplay(args) -> int:
     from simulator.progress import ProgressBar
     from simulator.selfplay import check_selfplay, selfplay
 
-    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    from simulator.core import registry
+
+    spec = args.players or f"{registry.get_game(args.game).agent_prefix},random"
+    players = [p.strip() for p in spec.split(",") if p.strip()]
     settings = dict(_parse_setting(s) for s in args.setting)
     info = check_selfplay(args.game, players, settings)
     workers = args.workers

@@ -52,7 +52,7 @@ def test_selfplay_with_two_workers_gives_the_same_games():
     (["selfplay", "tanbo", "--games", "x"], "--games: wants a whole number"),
     (["selfplay", "tanbo", "--setting", "size=8"], "size must be one of"),
     (["selfplay", "tanbo", "--setting", "colour=red"], "unknown setting 'colour'"),
-    (["selfplay", "bandu"], "unknown player 'mcts' for Bandu; use random, ai or ai:LEVEL"),
+    (["selfplay", "bandu", "--players", "mcts,random"], "unknown player 'mcts' for Bandu; use random, ai or ai:LEVEL"),
     (["selfplay", "bunko"], "not playable yet"),
     (["play", "bandu"], "not playable in the window yet"),
     (["play", "--load", "/nonexistent/save.json"], "no such file"),
