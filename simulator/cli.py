@@ -118,10 +118,9 @@ def _cmd_play(args) -> int:
 
 
 def _cmd_selfplay(args) -> int:
+    from simulator.core import registry
     from simulator.progress import ProgressBar
     from simulator.selfplay import check_selfplay, selfplay
-
-    from simulator.core import registry
 
     spec = args.players or f"{registry.get_game(args.game).agent_prefix},random"
     players = [p.strip() for p in spec.split(",") if p.strip()]
