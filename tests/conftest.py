@@ -17,6 +17,20 @@ def private_home(tmp_path, monkeypatch):
     return tmp_path / "bandu-sim-home"
 
 
+@pytest.fixture(scope="module")
+def gui(x_display):
+    """The program's window and app (menu first), one per test module."""
+    import pyglet
+
+    from simulator.app.main import build_app
+
+    window, app = build_app(visible=True)
+    yield window, app
+    app.shutdown()
+    window.close()
+    pyglet.clock.tick()
+
+
 @pytest.fixture(scope="session")
 def x_display():
     """A display for pyglet: the one in $DISPLAY, or a private Xvfb with Mesa's llvmpipe."""

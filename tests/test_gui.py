@@ -7,20 +7,9 @@ import json
 
 import numpy as np
 import pytest
+from window_driver import button_named, click, click_on, press
 
 pytestmark = pytest.mark.gui
-
-
-@pytest.fixture(scope="module")
-def gui(x_display):
-    import pyglet
-
-    from simulator.app.main import build_app
-
-    window, app = build_app(visible=True)
-    yield window, app
-    window.close()
-    pyglet.clock.tick()
 
 
 def frame(window, frames: int = 3):
@@ -52,27 +41,8 @@ def is_white_stone(r, g, b):
     return (r > 200) & (g > 200) & (b > 190)
 
 
-def click(window, x: float, y: float):
-    from pyglet.window import mouse
-
-    window.dispatch_event("on_mouse_motion", x, y, 0, 0)
-    window.dispatch_event("on_mouse_press", x, y, mouse.LEFT, 0)
-    window.dispatch_event("on_mouse_release", x, y, mouse.LEFT, 0)
-    window.pump(1)
-
-
-def press(window, symbol: int, modifiers: int = 0):
-    window.dispatch_event("on_key_press", symbol, modifiers)
-    window.pump(1)
-
-
 def click_button(window, text: str):
-    screen = window.active_screen
-    buttons = screen.active_buttons()
-    matches = [b for b in buttons if b.text.text == text and b.visible]
-    assert matches, f"no button {text!r} on {screen.title}: {[b.text.text for b in buttons]}"
-    button = matches[0]
-    click(window, button.x + button.width / 2, button.y + button.height / 2)
+    click_on(window, button_named(window.active_screen, text))
 
 
 def point_pixel(window, x: int, y: int):

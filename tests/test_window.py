@@ -7,56 +7,26 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import weakref
 
 import crowd_game  # noqa: F401  (registers the test games)
 import numpy as np
 import peek_game  # noqa: F401
 import pytest
 import stack_game  # noqa: F401
+from window_driver import button_named, click, click_on, press
 
 pytestmark = pytest.mark.gui
 
 
-@pytest.fixture(scope="module")
-def gui(x_display):
-    import pyglet
-
-    from simulator.app.main import build_app
-
-    window, app = build_app(visible=True)
-    yield window, app
-    app.shutdown()
-    window.close()
-    pyglet.clock.tick()
+def on_handler_stack(window) -> set:
+    """The objects whose handlers are on pyglet's handler stack now."""
+    return {handler().__self__ for frame in window._event_stack for handler in frame.values()
+            if isinstance(handler, weakref.WeakMethod) and handler() is not None}
 
 
 def pump(window, frames=2):
     window.pump(frames)
-
-
-def press(window, symbol, modifiers=0):
-    window.dispatch_event("on_key_press", symbol, modifiers)
-    window.pump(1)
-
-
-def click(window, x, y, button=None):
-    from pyglet.window import mouse
-
-    button = mouse.LEFT if button is None else button
-    window.dispatch_event("on_mouse_motion", x, y, 0, 0)
-    window.dispatch_event("on_mouse_press", x, y, button, 0)
-    window.dispatch_event("on_mouse_release", x, y, button, 0)
-    window.pump(1)
-
-
-def click_on(window, button, mouse_button=None):
-    click(window, button.x + button.width / 2, button.y + button.height / 2, mouse_button)
-
-
-def button_named(screen, text):
-    found = [b for b in screen.active_buttons() if b.text.text == text and b.visible]
-    assert found, f"no button {text!r}: {[b.text.text for b in screen.active_buttons()]}"
-    return found[0]
 
 
 def start(app, window, game, seats, settings=None, seed=1):
@@ -82,7 +52,7 @@ def test_screens_stack_and_only_the_top_one_hears_input(gui):
     menu = window.top
     press(window, key.O, key.MOD_CTRL)                     # Ctrl+O on the menu: saved games
     assert window.top.title == "saved games" and window.screens[0] is menu
-    assert menu not in window._pushed and window.top in window._pushed
+    assert menu not in on_handler_stack(window) and window.top in on_handler_stack(window)
     press(window, key.ESCAPE)                              # Back
     assert window.top is menu and len(window.screens) == 1
     press(window, key.F1)                                  # F1 on the menu: help

@@ -51,6 +51,14 @@ class _Node:
     value: float = 0.0              # sum of rewards in [0, 1] for `player`
 
 
+def _expand(node: _Node, state: GameState, action: Action, mover: int, path: list[_Node]) -> None:
+    """Play `action` and hang a new child for it under `node`, at the end of `path`."""
+    state.apply_unchecked(action)
+    child = _Node(player=mover)
+    node.children[action] = child
+    path.append(child)
+
+
 @dataclass
 class MCTSAgent:
     """UCT search. `iterations` bounds the work; `time_limit` (seconds) caps it as well."""
@@ -97,20 +105,12 @@ class MCTSAgent:
             untried = [a for a in node.untried if a not in node.children]
             node.untried = untried
             if untried:
-                action = untried.pop()
-                state.apply_unchecked(action)
-                child = _Node(player=mover)
-                node.children[action] = child
-                path.append(child)
+                _expand(node, state, untried.pop(), mover, path)
                 break
             action, node = self._select(node, state)
             state.apply_unchecked(action)
             path.append(node)
-        rewards = self._playout(state, rng)
-        for visited in path:
-            visited.visits += 1
-            if visited.player >= 0:
-                visited.value += rewards[visited.player]
+        self._back_up(path, state, rng)
 
     def _iterate_determinized(self, root: _Node, state: GameState, rng: random.Random) -> None:
         """One iteration on one determinization: the legal actions are this one's own."""
@@ -124,15 +124,15 @@ class MCTSAgent:
             legal = state.legal_actions()
             untried = [a for a in legal if a not in node.children]
             if untried:
-                action = rng.choice(untried)
-                state.apply_unchecked(action)
-                child = _Node(player=mover)
-                node.children[action] = child
-                path.append(child)
+                _expand(node, state, rng.choice(untried), mover, path)
                 break
             action, node = self._select(node, state, set(legal))
             state.apply_unchecked(action)
             path.append(node)
+        self._back_up(path, state, rng)
+
+    def _back_up(self, path: list[_Node], state: GameState, rng: random.Random) -> None:
+        """Play the iteration out and credit every node on its path with the result."""
         rewards = self._playout(state, rng)
         for visited in path:
             visited.visits += 1

@@ -48,7 +48,6 @@ class AppWindow(pyglet.window.Window):
             raise RuntimeError(f"no usable OpenGL configuration: {last_error}")
         self.set_minimum_size(MIN_WIDTH, MIN_HEIGHT)
         self.screens: list[Screen] = []
-        self._pushed: list = []                 # the top screen's layers now on the handler stack
         self.screenshot_dir = screenshot_dir or Path.cwd() / "screenshots"
         self.last_screenshot: Path | None = None
         pyglet.clock.schedule_interval(self._tick, 1.0 / FRAME_RATE)
@@ -61,9 +60,7 @@ class AppWindow(pyglet.window.Window):
     active_screen = top   # the name tests and tools use
 
     def push(self, screen: Screen) -> Screen:
-        self._cover()
-        self.screens.append(screen)
-        self._uncover()
+        self._rearrange(0, screen)
         return screen
 
     def pop(self) -> None:
@@ -71,55 +68,32 @@ class AppWindow(pyglet.window.Window):
         if len(self.screens) <= 1:
             self.close()
             return
-        self._cover()
-        self.screens.pop().close()
-        self._uncover()
+        self._rearrange(1, None)
 
     def replace(self, screen: Screen) -> Screen:
-        self._cover()
-        if self.screens:
-            self.screens.pop().close()
-        self.screens.append(screen)
-        self._uncover()
+        self._rearrange(1, screen)
         return screen
 
     def reset(self, screen: Screen) -> Screen:
         """Leave `screen` alone on the stack (e.g. the menu)."""
-        self._cover()
-        while self.screens:
-            self.screens.pop().close()
-        self.screens.append(screen)
-        self._uncover()
+        self._rearrange(len(self.screens), screen)
         return screen
 
-    def find(self, kind: type) -> Screen | None:
-        return next((s for s in reversed(self.screens) if isinstance(s, kind)), None)
-
-    def _cover(self) -> None:
-        for layer in reversed(self._pushed):
-            self.remove_handlers(layer)
-        self._pushed = []
+    def _rearrange(self, close: int, add: Screen | None) -> None:
+        """Take the top screen's input layers off pyglet's handler stack, close `close` screens
+        from the top, put `add` on, and push the new top screen's layers (its modals included)."""
         if self.top is not None:
+            for layer in reversed(self.top.layers()):
+                self.remove_handlers(layer)
             self.top.leave()
-
-    def _uncover(self) -> None:
-        screen = self.top
-        if screen is None:
-            return
-        screen.enter()
-        self._pushed = list(screen.layers())
-        for layer in self._pushed:
-            self.push_handlers(layer)
-
-    def push_handlers(self, *args, **kwargs) -> None:
-        super().push_handlers(*args, **kwargs)
-        if args and self.top is not None and args[0] not in self._pushed and args[0] in self.top.layers():
-            self._pushed.append(args[0])
-
-    def remove_handlers(self, *args, **kwargs) -> None:
-        super().remove_handlers(*args, **kwargs)
-        if args and args[0] in self._pushed:
-            self._pushed.remove(args[0])
+        for _ in range(min(close, len(self.screens))):
+            self.screens.pop().close()
+        if add is not None:
+            self.screens.append(add)
+        if self.top is not None:
+            self.top.enter()
+            for layer in self.top.layers():
+                self.push_handlers(layer)
 
     def _tick(self, dt: float) -> None:
         if self.top is not None:
