@@ -242,6 +242,10 @@ class TurnController:
         self._pending = self._executor.submit(_search, agent, self.state.redacted(player),
                                               self._rng("agent"))
 
+    def _begin_outcome(self) -> PendingOutcome:
+        """Hand the outcome node to the resolver, with a copy and this ply's seeded RNG."""
+        return self.resolver.begin(self.state.clone(), self._rng("outcome"))
+
     def _poll_outcome(self) -> bool:
         """Start or finish resolving the outcome node; True when its result was applied."""
         if self._outcome is not None and self._outcome_version != self.version:
@@ -249,7 +253,7 @@ class TurnController:
             self._outcome = None
         if self._outcome is None:
             self._outcome_version = self.version
-            self._outcome = self.resolver.begin(self.state.clone(), self._rng("outcome"))
+            self._outcome = self._begin_outcome()
         if not self._outcome.done():
             return False
         pending, self._outcome = self._outcome, None
@@ -265,7 +269,7 @@ class TurnController:
             if p == CHANCE:
                 self._resolve_chance()
             elif p == OUTCOME:
-                pending = self._outcome or self.resolver.begin(self.state.clone(), self._rng("outcome"))
+                pending = self._outcome or self._begin_outcome()
                 self._outcome = None
                 self._record(OUTCOME, pending.result())   # waits for the work, not the animation
             elif p >= 0 and self.seats[p].is_computer:

@@ -120,11 +120,18 @@ class Tower:
         return self.spec.position_mm[0] / 1000.0, self.spec.position_mm[1] / 1000.0
 
     def fallen(self, world: World) -> bool:
-        """A piece other than the foundation touches the table or the floor, or the foundation
-        itself has left the table (pushed over its edge: its centre below the table top)."""
-        if not world.bodies_on_ground().isdisjoint(self.bodies[1:]):
-            return True
-        return world.pose(self.bodies[0])[0][2] < 0.0
+        return tower_fallen(world, self.bodies)
+
+
+def tower_fallen(world: World, bodies: list[int]) -> bool:
+    """The game's rule: a piece other than the foundation (bodies[0]) touches the table or the
+    floor, or the foundation itself has left the table (pushed over its edge, slid off a slope:
+    its centre below the table top). No bodies: nothing to fall."""
+    if not bodies:
+        return False
+    if not world.bodies_on_ground().isdisjoint(bodies[1:]):
+        return True
+    return world.pose(bodies[0])[0][2] < 0.0
 
 
 def _place_explicitly(world: World, tower: Tower, placement: Placement, tremor: Tremor,

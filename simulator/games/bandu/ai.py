@@ -33,7 +33,7 @@ from functools import cache
 import numpy as np
 
 from simulator.core.state import GameState
-from simulator.games.bandu.referee import orientation_of, release_over, tower_axes, tower_fallen
+from simulator.games.bandu.referee import orientation_of, rebuild_tower, release_over, tower_axes
 from simulator.games.bandu.rules import (
     ACQUIRE,
     REFUSE,
@@ -44,6 +44,7 @@ from simulator.games.bandu.rules import (
     Respond,
 )
 from simulator.physics.placement import most_stable_orientation, resting_faces
+from simulator.physics.stability import tower_fallen
 from simulator.physics.tremor import Tremor
 from simulator.physics.world import PhysicsSettings, Quat, World, pybullet
 
@@ -109,16 +110,7 @@ class TowerLab:
     def __init__(self, state: BanduState, seat: int, settings: PhysicsSettings | None = None) -> None:
         self.world = World(settings or PhysicsSettings.chosen())
         self.axis = tower_axes(state.players)[seat]
-        self.tower: list[int] = []
-        for piece in state.towers[seat]:
-            pose = state.poses.get(piece)
-            if pose is not None:
-                x, y, z, qx, qy, qz, qw = pose
-                body = self.world.add_piece(piece, (x / 1000, y / 1000, z / 1000), (qx, qy, qz, qw),
-                                            clear_overlap=False)
-            else:
-                body = release_over(self.world, piece, self.axis, most_stable_orientation(piece), self.tower)
-            self.tower.append(body)
+        self.tower = rebuild_tower(self.world, state.towers[seat], state.poses, self.axis)
         self.world.settle(0.2)
         self.snapshot = self.world.save_state()
 

@@ -30,6 +30,7 @@ from simulator.core.state import GameState
 from simulator.games.bandu.rules import BanduState, Place, Pose, Settled
 from simulator.physics.placement import RELEASE_GAP_M, most_stable_orientation, place_on_table
 from simulator.physics.scene import DEFAULT_SETTLE_SECONDS
+from simulator.physics.stability import tower_fallen
 from simulator.physics.tremor import NO_TREMOR, Tremor
 from simulator.physics.world import PhysicsSettings, Quat, World, pybullet
 
@@ -65,14 +66,21 @@ def release_over(world: World, piece: str, xy: tuple[float, float], orientation:
     return body
 
 
-def tower_fallen(world: World, tower: list[int]) -> bool:
-    """The game's rule: a piece but the foundation touches the table or the floor, or the
-    foundation has left the table."""
-    if not tower:
-        return False
-    if not world.bodies_on_ground().isdisjoint(tower[1:]):
-        return True
-    return world.pose(tower[0])[0][2] < 0.0
+def rebuild_tower(world: World, pieces: list[str], poses: dict[str, list[float]],
+                  axis: tuple[float, float]) -> list[int]:
+    """A seat's tower in `world`: each piece at its recorded settled pose (mm, quaternion), or,
+    without one (a game resolved by the rules' model), stacked on the axis by the default face."""
+    bodies: list[int] = []
+    for piece in pieces:
+        pose = poses.get(piece)
+        if pose is not None:
+            x, y, z, qx, qy, qz, qw = pose
+            body = world.add_piece(piece, (x / 1000, y / 1000, z / 1000), (qx, qy, qz, qw),
+                                   clear_overlap=False)
+        else:
+            body = release_over(world, piece, axis, most_stable_orientation(piece), bodies)
+        bodies.append(body)
+    return bodies
 
 
 def orientation_of(place: Place) -> Quat:
@@ -186,22 +194,9 @@ class PhysicsReferee:
             return
         self.close()
         self.world = World(self.settings)
-        self.bodies, self.towers = {}, [[] for _ in wanted]
-        axes = tower_axes(state.players)
-        for seat, tower in enumerate(wanted):
-            for piece in tower:
-                pose = state.poses.get(piece)
-                if pose is not None:
-                    x, y, z, qx, qy, qz, qw = pose
-                    body = self.world.add_piece(piece, (x / 1000, y / 1000, z / 1000), (qx, qy, qz, qw),
-                                                clear_overlap=False)
-                elif not self.towers[seat]:
-                    body = place_on_table(self.world, piece, axes[seat])
-                else:              # no recorded pose (a game resolved by the model): stack it
-                    body = release_over(self.world, piece, axes[seat], most_stable_orientation(piece),
-                                        [self.bodies[p] for p in self.towers[seat]])
-                self.bodies[piece] = body
-                self.towers[seat].append(piece)
+        self.bodies, self.towers = {}, wanted
+        for tower, axis in zip(wanted, tower_axes(state.players), strict=True):
+            self.bodies.update(zip(tower, rebuild_tower(self.world, tower, state.poses, axis), strict=True))
         self.world.settle(0.2)
         self._poses()
         for piece in self.poses_seen:
