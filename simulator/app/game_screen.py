@@ -99,6 +99,7 @@ class GameScreen(Screen):
         self.column_width = float(PANEL_WIDTH - 24)
         self.compact = False
         self._shown_autosave_error: str | None = None
+        self._seat_texts: list[tuple[str, str]] = [("", "")] * len(controller.seats)
         self.text_floor = 0.0
         self._shown_status = self._shown_hint = "\0"    # nothing shown yet
         self._seen_version = -1
@@ -210,6 +211,7 @@ class GameScreen(Screen):
         self.undo_button.place(x, base + 100)
         self.toast.layout(panel_x, base + BUTTONS_HEIGHT - 12, PANEL_WIDTH)
         self._shown_status = self._shown_hint = "\0"    # lay the texts out again
+        self._seat_texts = [("", "")] * len(self.seat_names)
         self._refresh_panel()
 
     # --- clock ------------------------------------------------------------------------------------
@@ -259,11 +261,11 @@ class GameScreen(Screen):
             text = self.info.seat_name(seat)
             if self.compact and controller.seats[seat].is_computer:
                 text += f" · {controller.seats[seat].describe().removeprefix('Computer, ')}"
-            if name.text != text:
-                fit_width(name, text, self.column_width - 10)
             line = " · ".join(filter(None, [controller.seats[seat].describe(),
                                             "" if private else self.view.seat_detail(seat)]))
-            if detail.text != line:
+            if self._seat_texts[seat] != (text, line):   # cut to fit only when they change:
+                self._seat_texts[seat] = (text, line)     # a cut text differs from what was asked
+                fit_width(name, text, self.column_width - 10)
                 fit_width(detail, line, self.column_width - 50)
         if 0 <= player < len(self.seat_names):
             self.turn_marker.visible = True
