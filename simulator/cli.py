@@ -62,6 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="open the window (the menu, or straight into GAME)")
     play.add_argument("game", nargs="?", help="tanbo (more games are coming)")
+    play.add_argument("--players", default=None, metavar="A,B,...",
+                      help="start GAME at once with these players: person (someone at this "
+                           "machine), random, or the game's computer players as selfplay spells "
+                           "them (mcts:easy|medium|strong for the board games)")
+    play.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
+                      help="with --players: a game setting, e.g. width=7 or start=classic (repeatable)")
     play.add_argument("--load", metavar="FILE", help="open a saved game")
     play.add_argument("--size", type=bounded_int(*WINDOW_WIDTHS), metavar="WIDTH",
                       help=f"window width in pixels ({WINDOW_WIDTHS[0]}-{WINDOW_WIDTHS[1]})")
@@ -111,10 +117,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _players(text: str) -> list[str]:
+    """--players: comma-separated, blanks ignored."""
+    return [p.strip() for p in text.split(",") if p.strip()]
+
+
 def _cmd_play(args) -> int:
     from simulator.app.main import run_app
 
-    return run_app(game=args.game, load=args.load, width=args.size)
+    players = None if args.players is None else _players(args.players)
+    settings = dict(_parse_setting(s) for s in args.setting)
+    return run_app(game=args.game, load=args.load, width=args.size, players=players,
+                   settings=settings)
 
 
 def _cmd_selfplay(args) -> int:
@@ -123,7 +137,7 @@ def _cmd_selfplay(args) -> int:
     from simulator.selfplay import check_selfplay, selfplay
 
     spec = args.players or f"{registry.get_game(args.game).agent_prefix},random"
-    players = [p.strip() for p in spec.split(",") if p.strip()]
+    players = _players(spec)
     settings = dict(_parse_setting(s) for s in args.setting)
     info = check_selfplay(args.game, players, settings)
     workers = args.workers

@@ -8,7 +8,10 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from simulator.core import registry
-from simulator.core.controller import COMPUTER, Seat, TurnController
+from simulator.core.agents import parse_agent_spec
+from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
+from simulator.core.errors import SettingsError
+from simulator.core.text import printable
 
 
 def play_one(game: str, settings: dict[str, Any], players: list[str], seed: int,
@@ -29,13 +32,28 @@ def _play_packed(job: tuple) -> dict[str, Any]:
     return play_one(*job)
 
 
-def check_selfplay(game: str, players: list[str], settings: dict[str, Any]) -> registry.Game:
-    """Refuse bad input before any work: the game, its settings, the player count and names."""
+def check_selfplay(game: str, players: list[str], settings: dict[str, Any],
+                   people: bool = False) -> registry.Game:
+    """Refuse bad input before any work: the game, its settings, the player count and names.
+    `people`: 'person' (someone at this machine) is a player too, as in `bandu-sim play`."""
     info = registry.get_game(game)
     info.new_game(len(players), settings)
     for spec in players:
-        info.make_agent(spec)
+        if people and is_person(spec):
+            continue
+        try:
+            info.make_agent(spec)
+        except SettingsError:
+            prefix = info.agent_prefix
+            if people and parse_agent_spec(spec)[0] not in ("random", prefix):
+                raise SettingsError(f"unknown player {printable(spec, 30)!r} for {info.title}; use "
+                                    f"person, random, {prefix} or {prefix}:LEVEL") from None
+            raise
     return info
+
+
+def is_person(spec: str) -> bool:
+    return spec.strip().lower() == PERSON
 
 
 def _in_windows(pool: ProcessPoolExecutor, jobs: Iterator[tuple], window: int) -> Iterator[dict[str, Any]]:

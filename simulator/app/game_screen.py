@@ -83,8 +83,9 @@ class GameScreen(Screen):
                                   f"KEYS\n{keys}\n\nRULES IN SHORT\n{self.view.rules_summary}", width=720)
         self.help.body.font_name = ["DejaVu Sans Mono", "monospace"]
         self.help.button("Close", self.toggle_help, primary=True, width=140)
-        self.end = self._overlay("", "", width=520, body_size=14)
+        self.end = self._overlay("", "", width=660, body_size=14)
         self.end.button("Look at the board", lambda: self.close_modal(self.end), width=190)
+        self.end.button("Replay", lambda: self.app.replay_game(self.controller), width=120)
         self.end.button("New game", self.rematch, primary=True, width=140)
         self.end.button("Menu", self.leave_game, width=120)
         self.handover = self._overlay("", "", width=520, body_size=14)

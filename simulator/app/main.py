@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import random
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from simulator.app import storage
 from simulator.core import registry
-from simulator.core.controller import Seat, TurnController
-from simulator.core.errors import SaveError, SettingsError, SimulatorError
+from simulator.core.agents import parse_agent_spec
+from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
+from simulator.core.errors import SaveError, SettingsError, SimulatorError, UsageError
 from simulator.core.workers import SearchPool
+
+T = TypeVar("T")
 
 COMPUTER_DELAY = 0.35       # seconds a computer waits after the last move, so people can follow
 
@@ -88,23 +92,55 @@ class App:
         storage.prune_autosaves()        # the new game's autosave is written at its first move
         self._show_game(controller)
 
-    def load_game(self, path: Path) -> bool:
-        """Open a save; on a bad file say why on the current screen and change nothing."""
+    def _read(self, name: str, read: Callable[[], T]) -> T | None:
+        """Run `read` (the loading of a save); on a bad file say why on the current screen and
+        return None, changing nothing."""
         try:
-            controller = TurnController.load(path, computer_delay=COMPUTER_DELAY,
-                                             executor=self.search_pool())
+            return read()
         except SaveError as error:
             self.toast(readable_error(error), error=True)
-            return False
         except Exception as error:  # a fault of ours must not end the program: say so, go on
             traceback.print_exc()
-            self.toast(f"{path.name}: could not be opened ({type(error).__name__}); "
+            self.toast(f"{name}: could not be opened ({type(error).__name__}); "
                        "the details went to the terminal", error=True)
+        return None
+
+    def load_game(self, path: Path) -> bool:
+        """Open a save; on a bad file say why on the current screen and change nothing."""
+        controller = self._read(path.name, lambda: TurnController.load(
+            path, computer_delay=COMPUTER_DELAY, executor=self.search_pool()))
+        if controller is None:
             return False
         # an autosave goes on in its own file; a save stays as it was saved
         controller.autosave_path = path if storage.is_autosave(path) else storage.new_autosave_path(
             controller.game_name)
         self._show_game(controller)
+        return True
+
+    def open_replay(self, path: Path) -> bool:
+        """Show a save move by move (app/replay.py); the file is only read."""
+        from simulator.app.replay import ReplayController
+
+        return self._show_replay(path.name, lambda: ReplayController.of_save(path))
+
+    def replay_game(self, controller: TurnController) -> bool:
+        """Show the game of `controller` move by move; the game itself and its autosave are
+        left as they are."""
+        from simulator.app.replay import ReplayController
+
+        return self._show_replay("this game", lambda: ReplayController.of_game(controller))
+
+    def _show_replay(self, name: str, read: Callable[[], Any]) -> bool:
+        from simulator.app.replay import ReplayScreen
+
+        replay = self._read(name, read)
+        if replay is None:
+            return False
+        if replay.game.view is None:
+            replay.close()
+            self.toast(f"{name}: {replay.info.title} cannot be shown in the window yet", error=True)
+            return False
+        self.window.push(ReplayScreen(self.window, self, replay))
         return True
 
     def save_game(self, controller: TurnController) -> Path | None:
@@ -132,13 +168,44 @@ class App:
             self.load_game(path)
 
 
+def seats_for(game: str, players: list[str], settings: dict[str, Any]) -> list[Seat]:
+    """The seats of `bandu-sim play GAME --players A,B,...`: 'person' (someone at this machine),
+    'random', or the game's computer players as selfplay spells them ('mcts:strong'). The game,
+    the settings, the number of players and every name are checked first, as selfplay checks
+    them; bad input raises SettingsError with one line."""
+    from simulator.selfplay import check_selfplay, is_person
+
+    info = check_selfplay(game, players, settings, people=True)
+    seats = []
+    for spec in players:
+        if is_person(spec):
+            seats.append(Seat(PERSON))
+            continue
+        kind, level = parse_agent_spec(spec)
+        if kind == info.agent_prefix and level is None and info.strengths:
+            level = info.default_strength or next(iter(info.strengths))
+        seats.append(Seat(COMPUTER, kind if level is None else f"{kind}:{level}"))
+    return seats
+
+
 def build_app(game: str | None = None, load: str | None = None, width: int | None = None,
-              visible: bool = True) -> tuple[Any, App]:
-    """Create the window and show the first screen; returns (window, app). Raises SimulatorError."""
+              visible: bool = True, players: list[str] | None = None,
+              settings: dict[str, Any] | None = None) -> tuple[Any, App]:
+    """Create the window and show the first screen; returns (window, app). With `players`
+    (and `settings`), GAME starts at once, skipping the new-game screen. Everything is checked
+    before the window opens; bad input raises SimulatorError."""
+    settings = dict(settings or {})
+    if players is not None and game is None:
+        raise UsageError("--players needs a GAME, e.g. bandu-sim play tanbo --players person,mcts:easy")
+    if players is not None and load is not None:
+        raise UsageError("--players cannot go with --load: a save has its own players")
+    if settings and players is None:
+        raise UsageError("--setting goes with --players (the game then starts at once)")
     if game is not None:
         info = registry.get_game(game)
         if not info.available or info.view is None:
             raise SettingsError(f"{info.title} is not playable in the window yet; try: bandu-sim play tanbo")
+    seats = seats_for(game, players, settings) if game is not None and players is not None else None
     if load is not None and not Path(load).exists():
         raise SaveError(f"{load}: no such file")
     try:
@@ -162,13 +229,16 @@ def build_app(game: str | None = None, load: str | None = None, width: int | Non
         controller.autosave_path = (Path(load) if storage.is_autosave(Path(load))
                                     else storage.new_autosave_path(controller.game_name))
         app._show_game(controller)
+    elif game is not None and seats is not None:
+        app.start_game(registry.get_game(game).name, settings, seats)
     elif game is not None:
         app.open_new_game(game)
     return window, app
 
 
-def run_app(game: str | None = None, load: str | None = None, width: int | None = None) -> int:
-    _, app = build_app(game, load, width)
+def run_app(game: str | None = None, load: str | None = None, width: int | None = None,
+            players: list[str] | None = None, settings: dict[str, Any] | None = None) -> int:
+    _, app = build_app(game, load, width, players=players, settings=settings)
     import pyglet
 
     try:

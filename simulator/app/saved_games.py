@@ -1,6 +1,7 @@
 """The saved-games screen: every save and autosave, newest first, each described in words (game,
-board, who played, how far, when); a click opens one, the bin beside it deletes it after asking.
-The list scrolls with the wheel, Page Up / Page Down, or the arrow keys (focus follows)."""
+board, who played, how far, when); a click opens one, Replay beside it shows it move by move
+(app/replay.py), Delete removes it after asking. The list scrolls with the wheel, Page Up /
+Page Down, or the arrow keys (focus follows)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ class SavedGamesScreen(Screen):
         self.overlays.append(self.confirm)
         self.entries: list[Button] = []
         self.details: list = []
+        self.replays: list[Button] = []
         self.deletes: list[Button] = []
         self.summaries: list[storage.SaveSummary] = []
         self.first = 0                   # index of the first row shown
@@ -48,17 +50,19 @@ class SavedGamesScreen(Screen):
         self.refresh()
 
     def refresh(self) -> None:
-        for button in self.entries + self.deletes:
+        for button in self.entries + self.replays + self.deletes:
             button.delete()
         for detail in self.details:
             detail.delete()
         self.summaries = storage.list_saves()
-        self.entries, self.details, self.deletes = [], [], []
+        self.entries, self.details, self.replays, self.deletes = [], [], [], []
         for summary in self.summaries:
             self.entries.append(Button(summary.title, partial(self.app.load_game, summary.path),
                                        self.batch, size=13, width=560, height=46))
             self.details.append(label(summary.detail, size=10.5, batch=self.batch, group=FRONT,
                                       color=theme.TEXT_DIM, anchor_y="center"))
+            self.replays.append(Button("Replay", partial(self.app.open_replay, summary.path), self.batch,
+                                       size=11, width=80, height=46))
             self.deletes.append(Button("Delete", partial(self._ask_delete, summary), self.batch,
                                        size=11, width=80, height=46))
         self.empty.visible = not self.entries
@@ -99,9 +103,10 @@ class SavedGamesScreen(Screen):
         self.first = min(self.first, max(0, len(self.entries) - self.visible_rows))
         list_width = min(900, width - 40)
         x = cx - list_width / 2
-        for n, (entry, detail, delete) in enumerate(zip(self.entries, self.details, self.deletes, strict=True)):
+        rows = zip(self.entries, self.details, self.replays, self.deletes, strict=True)
+        for n, (entry, detail, replay, delete) in enumerate(rows):
             shown = self.first <= n < self.first + self.visible_rows
-            for item in (entry, delete):
+            for item in (entry, replay, delete):
                 item.set_visible(shown)
             detail.visible = shown
             if shown:
@@ -110,7 +115,8 @@ class SavedGamesScreen(Screen):
                 entry.place(x, y, width=title_width)
                 fit_width(entry.text, self.summaries[n].title, title_width - 20)
                 detail.position = (x + title_width + 14, y + 23, 0)
-                fit_width(detail, self.summaries[n].detail, list_width - title_width - 14 - 80 - 14)
+                fit_width(detail, self.summaries[n].detail, list_width - title_width - 14 - 168 - 14)
+                replay.place(x + list_width - 168, y)
                 delete.place(x + list_width - 80, y)
         if len(self.entries) > self.visible_rows:
             end = min(len(self.entries), self.first + self.visible_rows)
@@ -120,7 +126,7 @@ class SavedGamesScreen(Screen):
             self.position_note.text = ""
         self.position_note.position = (cx, 82, 0)
         self.back_button.place(cx - 70, 24)
-        self.buttons = [b for pair in zip(self.entries, self.deletes, strict=True) for b in pair
+        self.buttons = [b for row in zip(self.entries, self.replays, self.deletes, strict=True) for b in row
                         if b.visible] + [self.back_button]
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> bool | None:
@@ -132,9 +138,10 @@ class SavedGamesScreen(Screen):
             self.scroll(self.visible_rows)
         elif symbol == key.PAGEUP:
             self.scroll(-self.visible_rows)
-        elif symbol in (key.DOWN, key.UP) and self.focus.focused in self.entries + self.deletes:
+        elif symbol in (key.DOWN, key.UP) and self.focus.focused in self.entries + self.replays + self.deletes:
             # keep the focus in view: scroll when it would leave the shown rows
-            rows = self.entries if self.focus.focused in self.entries else self.deletes
+            rows = next(column for column in (self.entries, self.replays, self.deletes)
+                        if self.focus.focused in column)
             index = rows.index(self.focus.focused) + (1 if symbol == key.DOWN else -1)
             if 0 <= index < len(rows):
                 if not self.first <= index < self.first + self.visible_rows:

@@ -1,8 +1,9 @@
 """From catalogue entries to meshes: visual mesh, collision parts, mass and inertia.
 
 `build_piece(spec)` does the geometry (deterministic); `write_assets(dir)` writes what
-`bandu-sim build-meshes` commits under simulator/assets/meshes; `load_piece(id)` reads it back
-for the physics and the renderer. Files are in metres (SI inside, docs/ARCHITECTURE.md):
+`bandu-sim build-meshes` commits under assets/meshes (at the top of the repository; a wheel ships
+them as simulator/assets/meshes, see `assets_dir`); `load_piece(id)` reads it back for the
+physics and the renderer. Files are in metres (SI inside, docs/ARCHITECTURE.md):
 
 - `<id>.obj`: the visual mesh, positions and normals, smooth where the surface is curved and
   split at sharp edges (30 degrees).
@@ -179,13 +180,36 @@ def generate_files(progress: Progress | None = None) -> dict[str, str]:
     return files
 
 
+def mesh_locations() -> tuple[Path, Path]:
+    """Where the meshes may be, in the order they are looked for: inside the package (an
+    installed wheel ships them as simulator/assets/meshes), then the repository's assets/meshes
+    beside the package (a checkout or an editable install)."""
+    package = Path(str(resources.files("simulator")))
+    return package / "assets" / "meshes", package.parent / "assets" / "meshes"
+
+
 def assets_dir() -> Path:
-    """Where the committed meshes are: inside the installed package."""
-    return Path(str(resources.files("simulator") / "assets" / "meshes"))
+    """Where the meshes are: the first of `mesh_locations()` that holds catalogue.json."""
+    places = mesh_locations()
+    for place in places:
+        if (place / "catalogue.json").is_file():
+            return place
+    raise AssetError(f"the piece meshes are missing: no catalogue.json in {places[0]} nor in "
+                     f"{places[1]}; run `bandu-sim build-meshes`")
+
+
+def _write_dir() -> Path:
+    """Where `build-meshes` writes: over the meshes found, else the repository's assets/meshes
+    in a checkout (pyproject.toml beside it), else inside the installed package."""
+    try:
+        return assets_dir()
+    except AssetError:
+        package, checkout = mesh_locations()
+        return checkout if (checkout.parent.parent / "pyproject.toml").is_file() else package
 
 
 def write_assets(directory: Path | None = None, progress: Progress | None = None) -> list[Path]:
-    directory = directory or assets_dir()
+    directory = directory or _write_dir()
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for name, text in generate_files(progress).items():
