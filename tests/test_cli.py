@@ -54,7 +54,7 @@ def test_selfplay_with_two_workers_gives_the_same_games():
     (["selfplay", "tanbo", "--setting", "colour=red"], "unknown setting 'colour'"),
     (["selfplay", "bandu", "--players", "mcts,random"], "unknown player 'mcts' for Bandu; use random, ai or ai:LEVEL"),
     (["selfplay", "bunko"], "not playable yet"),
-    (["play", "bandu"], "not playable in the window yet"),
+    (["play", "bunko"], "not playable in the window yet"),
     (["play", "--load", "/nonexistent/save.json"], "no such file"),
     (["frobnicate"], "invalid choice"),
 ])

@@ -69,13 +69,13 @@ def test_menus_work_from_the_keyboard(gui):
     pump(window)
     press(window, key.TAB)
     focused = window.top.focus.focused
-    assert focused is not None and focused.text.text == "Tanbo"    # Bandu is not playable yet
+    assert focused is not None and focused.text.text == "Bandu"    # the first game on the menu
     press(window, key.ENTER)
     assert window.top.title == "new game"
     press(window, key.DOWN)
     assert window.top.focus.focused is not None
     press(window, key.ESCAPE)
-    assert window.top.title == "menu" and window.top.focus.focused.text.text == "Tanbo"  # kept
+    assert window.top.title == "menu" and window.top.focus.focused.text.text == "Bandu"  # kept
     press(window, key.ENTER)
     window.top.focus.move_to(None)
     press(window, key.ENTER)                               # Enter with nothing focused: Start

@@ -80,6 +80,7 @@ class App:
         from simulator.app.game_screen import GameScreen
         from simulator.app.menu import MenuScreen
 
+        controller.show_outcomes_live()      # physics results are shown as they happen
         self.window.reset(MenuScreen(self.window, self))
         self.window.push(GameScreen(self.window, self, controller))
 

@@ -140,6 +140,17 @@ class TurnController:
     def is_computer_thinking(self) -> bool:
         return self._pending is not None
 
+    def show_outcomes_live(self) -> None:
+        """For the window: resolve outcomes with the game's live resolver, whose pending outcomes
+        a view can play back as they happen (Game.live_resolver)."""
+        if self._outcome is not None:
+            self._outcome.cancel()
+            self._outcome = None
+        close_resolver = getattr(self.resolver, "close", None)
+        if close_resolver is not None:
+            close_resolver()
+        self.resolver = self.game.make_resolver(live=True)
+
     def outcome_in_progress(self) -> PendingOutcome | None:
         """The outcome being resolved now (a view animates it by its progress()), or None."""
         return self._outcome

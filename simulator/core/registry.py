@@ -111,6 +111,9 @@ class Game:
     view: Callable[[], type] | None = None
     #: makes the resolver of the game's outcome nodes (default: the game's own model)
     resolver: Callable[[], OutcomeResolver] | None = None
+    #: the resolver the window uses, whose outcomes a view can show as they happen (default: the
+    #: same as headless play)
+    live_resolver: Callable[[], OutcomeResolver] | None = None
     #: (quick, progress) -> (figures, text): the game's benchmark for `bandu-sim bench`
     benchmark: Callable[..., tuple[dict, str]] | None = None
     #: final state -> the game's own figures for each self-play game's JSON (e.g. Bandu's towers)
@@ -181,7 +184,10 @@ class Game:
             raise SettingsError(f"{self.title} has no view in the window yet")
         return self.view()
 
-    def make_resolver(self) -> OutcomeResolver:
+    def make_resolver(self, live: bool = False) -> OutcomeResolver:
+        """The resolver of the game's outcome nodes; `live`: the window's (Game.live_resolver)."""
+        if live and self.live_resolver is not None:
+            return self.live_resolver()
         return self.resolver() if self.resolver is not None else ModelResolver()
 
     def make_agent(self, spec: str) -> Agent:

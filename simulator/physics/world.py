@@ -455,13 +455,17 @@ class World:
         return True
 
     def settle(self, max_seconds: float, stop_when: Callable[[], bool] | None = None,
-               watch: list[int] | None = None) -> SettleResult:
+               watch: list[int] | None = None,
+               after_chunk: Callable[[], None] | None = None) -> SettleResult:
         """Step until the watched pieces (default: all) have been at rest for a while,
-        `stop_when()` is true (checked between chunks of steps), or `max_seconds` have passed."""
+        `stop_when()` is true (checked between chunks of steps), or `max_seconds` have passed.
+        `after_chunk()` is called after every chunk of steps (to record frames for a view)."""
         s = self.settings
         start, resting_since = self.seconds, None
         while self.seconds - start < max_seconds - 1e-9:
             self.step(s.check_every)
+            if after_chunk is not None:
+                after_chunk()
             if stop_when is not None and stop_when():
                 return SettleResult(self.seconds - start, False, True)
             if self.at_rest(watch):

@@ -4,7 +4,8 @@ test and gives them back, and a lit shader for coloured solids.
 `view_pass(window, area, camera)` confines drawing to the view's area (viewport and scissor),
 clears depth there, turns the depth test on and sets the window's projection and view matrices
 (the `WindowBlock` every pyglet shader reads) from the camera; on leaving, the 2D state the
-panel and overlays expect is back. `SolidShader` draws triangles with per-vertex colour and
+panel and overlays expect is back. `camera_pass` does the same in whatever viewport and
+framebuffer are bound (an offscreen picture, render/offscreen.py). `SolidShader` draws triangles with per-vertex colour and
 normal under one directional light and an ambient term; `box_triangles` makes a box for it.
 """
 
@@ -19,6 +20,7 @@ from pyglet.graphics import Batch, Group
 from pyglet.graphics.shader import Shader, ShaderProgram
 
 from simulator.render.camera import OrbitCamera
+from simulator.render.screen import clear_colour
 
 _VERTEX = """#version 330 core
 in vec3 position;
@@ -46,25 +48,45 @@ void main() {
 
 
 @contextmanager
-def view_pass(window: Any, area: tuple[float, float, float, float], camera: OrbitCamera) -> Iterator[None]:
+def view_pass(window: Any, area: tuple[float, float, float, float], camera: OrbitCamera,
+              background: tuple[float, float, float] | None = None) -> Iterator[None]:
+    """Drawing confined to the view's area of the window with the camera's matrices;
+    `background`: fill the area with this colour first."""
     x, y, width, height = area
     ratio = window.get_pixel_ratio()
     box = (int(x * ratio), int(y * ratio), max(1, int(width * ratio)), max(1, int(height * ratio)))
-    projection, view = window.projection, window.view
     gl.glViewport(*box)
     gl.glEnable(gl.GL_SCISSOR_TEST)
     gl.glScissor(*box)
-    gl.glClear(gl.GL_DEPTH_BUFFER_BIT)
+    try:
+        with camera_pass(window, width / max(height, 1.0), camera, background):
+            yield
+    finally:
+        gl.glDisable(gl.GL_SCISSOR_TEST)
+        gl.glViewport(0, 0, *window.get_framebuffer_size())
+
+
+@contextmanager
+def camera_pass(window: Any, aspect: float, camera: OrbitCamera,
+                background: tuple[float, float, float] | None = None) -> Iterator[None]:
+    """The camera's projection and view in the window's matrices (which every pyglet shader
+    reads), depth cleared and tested, in the viewport and framebuffer already bound (the
+    window's, or an offscreen picture's); the window's matrices are back on leaving."""
+    projection, view = window.projection, window.view
+    if background is not None:
+        gl.glClearColor(*background, 1.0)
+        gl.glClear(gl.GL_DEPTH_BUFFER_BIT | gl.GL_COLOR_BUFFER_BIT)
+        gl.glClearColor(*clear_colour())
+    else:
+        gl.glClear(gl.GL_DEPTH_BUFFER_BIT)
     gl.glEnable(gl.GL_DEPTH_TEST)
-    window.projection = camera.projection(width / max(height, 1.0))
+    window.projection = camera.projection(aspect)
     window.view = camera.view_matrix()
     try:
         yield
     finally:
         window.projection, window.view = projection, view
         gl.glDisable(gl.GL_DEPTH_TEST)
-        gl.glDisable(gl.GL_SCISSOR_TEST)
-        gl.glViewport(0, 0, *window.get_framebuffer_size())
 
 
 class SolidShader:

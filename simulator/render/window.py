@@ -5,8 +5,9 @@ the top, `reset(screen)` leaves only that one. Only the top screen is drawn and 
 pyglet's clock), and only its input layers are on pyglet's handler stack (render/screen.py), so
 input is never forwarded by hand. Below them, the window's own keys: F11 full screen, F12
 screenshot, Ctrl+Q quit; Esc never closes the window by itself.
-The window asks for anti-aliasing, falling back when the driver has none, and has a minimum size
-every screen is laid out for.
+The window's own buffer is single-sampled: 3D views draw their pictures off screen, smoothed
+by multisampling where the driver offers it (render/offscreen.py), and copy them in, which a
+multisampled window would not allow. It has a minimum size every screen is laid out for.
 """
 
 from __future__ import annotations
@@ -27,8 +28,6 @@ MIN_WIDTH, MIN_HEIGHT = 800, 560
 def _configs():
     # pyglet.gl.Config is the platform's concrete class at run time; its declared type is abstract
     config = pyglet.gl.Config
-    yield config(double_buffer=True, sample_buffers=1, samples=4, depth_size=24,  # type: ignore[abstract]
-                 major_version=3, minor_version=3)
     yield config(double_buffer=True, depth_size=24, major_version=3, minor_version=3)  # type: ignore[abstract]
     yield None
 

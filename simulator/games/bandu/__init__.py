@@ -63,10 +63,16 @@ def _verify_save(history: list[tuple[int, str]], settings: dict[str, Any], playe
     return check_replay(history, settings, players)
 
 
-def _resolver() -> OutcomeResolver:
+def _resolver(live: bool = False) -> OutcomeResolver:
     from simulator.games.bandu.referee import physics_resolver  # PyBullet: only when a game runs
 
-    return physics_resolver()
+    return physics_resolver(live=live)
+
+
+def _view() -> type:
+    from simulator.games.bandu.view import BanduView  # pyglet: only in the window
+
+    return BanduView
 
 
 GAME = register(Game(
@@ -77,6 +83,8 @@ GAME = register(Game(
     state_class=rules.BanduState,
     create=_create,
     resolver=_resolver,
+    live_resolver=partial(_resolver, live=True),
+    view=_view,
     report=rules.game_report,
     strengths=STRENGTHS,
     default_strength="medium",

@@ -14,6 +14,11 @@ a neighbour's. For each outcome node the referee:
   stood before the placement (the rule book's rebuild), takes a fallen player's pieces off the
   table, and answers `Settled(fallen seats, settled poses)`.
 
+Given a Timeline (the window's live resolver), it also publishes what the table looks like 60
+times a simulated second, from the release to the verdict, and after a fall goes on simulating
+the collapse for `AFTERMATH_SECONDS` to show it, on a snapshot it then discards, so the verdict
+and the settled poses are those of headless play.
+
 It imports physics, never pyglet; rules.py never imports it. A World cannot cross a process
 boundary: each process (a self-play worker) makes its own referee.
 """
@@ -25,7 +30,7 @@ import random
 
 import numpy as np
 
-from simulator.core.outcomes import ThreadResolver
+from simulator.core.outcomes import LiveThreadResolver, ThreadResolver, Timeline
 from simulator.core.state import GameState
 from simulator.games.bandu.rules import BanduState, Place, Pose, Settled
 from simulator.physics.placement import RELEASE_GAP_M, most_stable_orientation, place_on_table
@@ -35,6 +40,10 @@ from simulator.physics.tremor import NO_TREMOR, Tremor
 from simulator.physics.world import PhysicsSettings, Quat, World, pybullet
 
 SPACING_M = 0.30        # between neighbouring towers
+FRAME_SECONDS = 1 / 60  # between the frames published for a view
+AFTERMATH_SECONDS = 1.5  # a collapse shown on after the verdict
+
+Frame = dict[str, tuple[float, float, float, float, float, float, float]]  # piece -> x y z m, quat
 ROW_OFFSET_M = 0.22     # two facing rows beyond four players
 
 
@@ -55,15 +64,23 @@ def release_over(world: World, piece: str, xy: tuple[float, float], orientation:
     (just clear). A tower of no bodies: the piece stands on the bare table."""
     if not tower:
         return place_on_table(world, piece, xy, orientation)
-    top = max(world.lowest_and_highest(b)[1] for b in tower)
-    body = world.add_piece(piece, (xy[0], xy[1], top + 0.3), orientation, clear_overlap=False)
+    body = world.add_piece(piece, (xy[0], xy[1], 1.0), orientation, clear_overlap=False)
+    lower_onto(world, body, xy, orientation, tower)
+    return body
+
+
+def lower_onto(world: World, body: int, xy: tuple[float, float], orientation: Quat,
+               tower: list[int]) -> None:
+    """Hold `body` over the tower's bodies (over the bare table when there are none) and lower it
+    straight down until it first touches: it ends just clear (RELEASE_GAP_M), at rest."""
+    top = max((world.lowest_and_highest(b)[1] for b in tower), default=0.0)
+    world.set_pose(body, (xy[0], xy[1], top + 0.3), orientation)
     lowest = world.lowest_and_highest(body)[0]
     position = world.pose(body)[0]
     world.set_pose(body, (xy[0], xy[1], position[2] - lowest + top + 0.02), orientation)
     drop = world.drop_height(body)
     position = world.pose(body)[0]
     world.set_pose(body, (position[0], position[1], position[2] - drop + RELEASE_GAP_M), orientation)
-    return body
 
 
 def rebuild_tower(world: World, pieces: list[str], poses: dict[str, list[float]],
@@ -101,6 +118,9 @@ class PhysicsReferee:
         self.towers: list[list[str]] = []             # what the world holds, per seat
         self.poses_seen: dict[str, list[float]] = {}
         self.simulated_seconds = 0.0
+        self._timeline: Timeline | None = None
+        self._timeline_start = 0.0
+        self._last_frame = -math.inf
 
     def close(self) -> None:
         if self.world is not None:
@@ -108,13 +128,15 @@ class PhysicsReferee:
             self.world = None
 
     # --- the resolver's work ---------------------------------------------------------------------
-    def resolve(self, state: GameState, rng: random.Random) -> Settled:
-        """The outcome of the node `state` is at (a ThreadResolver runs this off the UI thread)."""
+    def resolve(self, state: GameState, rng: random.Random, timeline: Timeline | None = None) -> Settled:
+        """The outcome of the node `state` is at (a ThreadResolver runs this off the UI thread);
+        with a timeline, the frames of what happened are published on it as it is simulated."""
         assert isinstance(state, BanduState)
         request = state.outcome_request()
         self._sync(state)
         assert self.world is not None
         start = self.world.seconds
+        self._timeline, self._timeline_start, self._last_frame = timeline, start, -math.inf
         if request["kind"] == "removal":
             outcome = self._removal(state, request["seat"], request["piece"])
         else:
@@ -122,7 +144,45 @@ class PhysicsReferee:
                           request["roll_deg"], request["pitch_deg"])
             outcome = self._placement(state, request["seat"], place, rng)
         self.simulated_seconds += self.world.seconds - start
+        if timeline is not None:
+            timeline.finished = True
+        self._timeline = None
         return outcome
+
+    # --- frames for a view ---------------------------------------------------------------------------
+    def _record(self, force: bool = False) -> None:
+        """Publish the table as it is now, at most once per FRAME_SECONDS (unless forced)."""
+        world, timeline = self.world, self._timeline
+        if timeline is None or world is None:
+            return
+        if not force and world.seconds - self._last_frame < FRAME_SECONDS - 1e-9:
+            return
+        self._last_frame = world.seconds
+        frame: Frame = {}
+        for piece, body in self.bodies.items():
+            position, orientation = world.pose(body)
+            frame[piece] = (*position, *orientation)
+        timeline.add(world.seconds - self._timeline_start, frame)
+
+    def _settle(self, seconds: float, seat: int | None) -> None:
+        """Settle the world (until `seat`'s tower falls, when given), recording frames."""
+        world = self.world
+        assert world is not None
+        if seat is None:
+            world.settle(seconds, after_chunk=self._record)
+        else:
+            world.settle(seconds, stop_when=lambda: self._fallen(seat),
+                         watch=[self.bodies[p] for p in self.towers[seat]], after_chunk=self._record)
+        self._record(force=True)
+
+    def _show_aftermath(self) -> None:
+        """After a fall, simulate the collapse on for the view, then put the world back."""
+        world = self.world
+        if self._timeline is None or world is None:
+            return
+        snapshot = world.save_state()
+        world.settle(AFTERMATH_SECONDS, after_chunk=self._record)
+        world.restore_state(snapshot)
 
     def _placement(self, state: BanduState, seat: int, place: Place, rng: random.Random) -> Settled:
         world = self.world
@@ -136,11 +196,13 @@ class PhysicsReferee:
         body = release_over(world, place.piece, xy, orientation, [self.bodies[p] for p in self.towers[seat]])
         self.bodies[place.piece] = body
         self.towers[seat].append(place.piece)
-        world.settle(self.settle_seconds, stop_when=lambda: self._fallen(seat),
-                     watch=[self.bodies[p] for p in self.towers[seat]])
+        self._record(force=True)
+        self._settle(self.settle_seconds, seat)
         if self._fallen(seat):
-            world.settle(0.5)                         # let the fall reach the neighbours
+            self._settle(0.5, None)                   # let the fall reach the neighbours
         fallen = tuple(s for s in range(state.players) if self.towers[s] and self._fallen(s))
+        if fallen:
+            self._show_aftermath()
         for struck in fallen:
             if struck != seat:                        # rebuilt as it stood before the placement
                 for piece in self.towers[struck]:
@@ -154,10 +216,11 @@ class PhysicsReferee:
         assert world is not None
         world.remove(self.bodies.pop(piece))
         self.towers[seat].remove(piece)
-        world.settle(self.settle_seconds, stop_when=lambda: self._fallen(seat),
-                     watch=[self.bodies[p] for p in self.towers[seat]])
+        self._record(force=True)
+        self._settle(self.settle_seconds, seat)
         fallen = (seat,) if self._fallen(seat) else ()
         if fallen:
+            self._show_aftermath()
             self._take_off(seat)
         return Settled(fallen, self._poses())
 
@@ -204,9 +267,12 @@ class PhysicsReferee:
                 self.poses_seen[piece] = state.poses[piece]      # as recorded: in line
 
 
-def physics_resolver(settle_seconds: float = DEFAULT_SETTLE_SECONDS) -> ThreadResolver:
-    """The resolver Bandu's controller is given: a referee of its own, on a worker thread."""
+def physics_resolver(settle_seconds: float = DEFAULT_SETTLE_SECONDS, live: bool = False) -> ThreadResolver:
+    """The resolver Bandu's controller is given: a referee of its own, on a worker thread.
+    `live` (the window): the settling is published frame by frame and played back in real time."""
     referee = PhysicsReferee(settle_seconds=settle_seconds)
+    if live:
+        return LiveThreadResolver(referee.resolve, close=referee.close)
     return ThreadResolver(referee.resolve, close=referee.close)
 
 

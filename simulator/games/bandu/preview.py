@@ -1,0 +1,74 @@
+"""The landing preview: where a held piece would first touch its tower, by pure geometry.
+
+The rule book allows a ghost of the held piece where it would first touch, after the auction,
+and never a simulated outcome in a game against others: this module only lowers the piece
+straight down onto the towers as they stand (no stepping of time). It keeps a world of its own
+(PyBullet, no pyglet), rebuilt from the settled poses the state records when they change, and
+one body for the held piece that it moves for each query, so a query costs a few distance
+checks (well under a frame).
+"""
+
+from __future__ import annotations
+
+from simulator.games.bandu.referee import lower_onto, orientation_of, rebuild_tower, tower_axes
+from simulator.games.bandu.rules import BanduState, Place
+from simulator.physics.world import Quat, Vec3, World
+
+
+class LandingPreview:
+    def __init__(self) -> None:
+        self.world: World | None = None
+        self._key: object = None
+        self._towers: list[list[int]] = []
+        self._held: tuple[str, int] | None = None      # (piece, body) of the held piece
+
+    def close(self) -> None:
+        if self.world is not None:
+            self.world.close()
+            self.world = None
+        self._key, self._held = None, None
+
+    def _sync(self, state: BanduState) -> World:
+        key = (state.players, tuple(tuple(t) for t in state.towers),
+               tuple(tuple(state.poses.get(p, ())) for t in state.towers for p in t))
+        if self.world is not None and key == self._key:
+            return self.world
+        self.close()
+        world = self.world = World()
+        self._towers = [rebuild_tower(world, tower, state.poses, axis)
+                        for tower, axis in zip(state.towers, tower_axes(state.players), strict=True)]
+        self._key = key
+        return world
+
+    def tower_poses(self, state: BanduState) -> dict[str, tuple[Vec3, Quat]]:
+        """Every tower piece's pose (centre of mass in metres, quaternion): the settled pose the
+        state records, or where the default stacking puts a piece without one."""
+        world = self._sync(state)
+        return {piece: world.pose(body) for tower, bodies in zip(state.towers, self._towers, strict=True)
+                for piece, body in zip(tower, bodies, strict=True)}
+
+    def tower_top(self, state: BanduState, seat: int) -> float:
+        """The height of the highest point of `seat`'s tower (metres; 0 for no tower)."""
+        world = self._sync(state)
+        return max((world.lowest_and_highest(b)[1] for b in self._towers[seat]), default=0.0)
+
+    def landing(self, state: BanduState, seat: int, place: Place) -> tuple[Vec3, Quat]:
+        """The pose (centre of mass in metres, table frame; quaternion) at which `place` would
+        release the piece over `seat`'s tower: lowered until it first touches."""
+        world = self._sync(state)
+        axis = tower_axes(state.players)[seat]
+        xy = (axis[0] + place.x_mm / 1000, axis[1] + place.y_mm / 1000)
+        orientation = orientation_of(place)
+        if self._held is None or self._held[0] != place.piece:
+            if self._held is not None:
+                world.remove(self._held[1])              # parked far below the floor
+            body = world.add_piece(place.piece, (xy[0], xy[1], 1.0), orientation, clear_overlap=False)
+            self._held = (place.piece, body)
+        body = self._held[1]
+        lower_onto(world, body, xy, orientation, self._towers[seat])
+        return world.pose(body)
+
+
+def held_orientation(place: Place) -> Quat:
+    """The orientation a Place gives its piece (its most stable face down, then turned)."""
+    return orientation_of(place)
