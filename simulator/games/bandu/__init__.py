@@ -20,9 +20,13 @@ def _settings() -> tuple[Setting, ...]:
                                          Choice("To acquire only", {"auctions": "acquire"}),
                                          Choice("To refuse only", {"auctions": "refuse"}))),
         Setting("variant", "Variant", (Choice("Standard", {"variant": "standard"}),
-                                       Choice("Challenge (no bases)", {"variant": "challenge"}))),
+                                       Choice("Challenge (no bases)", {"variant": "challenge"}),
+                                       Choice("Solo (one player)", {"variant": "solo"}),
+                                       Choice("Chain (a seeded list)", {"variant": "chain"}))),
         Setting("reserve", "Reserve", tuple(Choice(f"{n} pieces", {"reserve": n})
                                             for n in (48, 36, 24, 12))),
+        Setting("first", "First player", tuple(Choice(f"Seat {n + 1}", {"first": n})
+                                               for n in range(rules.MAX_PLAYERS))),
     )
 
 
@@ -78,7 +82,7 @@ def _view() -> type:
 GAME = register(Game(
     info=GameInfo("bandu", "Bandu", "Bid beans, stack wooden pieces, keep your tower standing.",
                   min_players=1, max_players=rules.MAX_PLAYERS, settings=_settings(),
-                  extra_setting_names=("first", "chain"), chance=True, outcomes=True,
+                  extra_setting_names=("chain",), chance=True, outcomes=True,
                   menu_order=10),
     state_class=rules.BanduState,
     create=_create,

@@ -33,7 +33,7 @@ def seat_places(axes: Sequence[tuple[float, float]]) -> list[SeatPlace]:
     places = []
     for x, y in axes:
         facing = 1.0 if y <= 1e-9 else -1.0
-        places.append(SeatPlace((x, y), facing, (x + 0.07, y - facing * BEAN_PILE_M),
+        places.append(SeatPlace((x, y), facing, (x + 0.09, y - facing * BEAN_PILE_M),
                                 (x, y - facing * (BEAN_PILE_M + 0.06))))
     return places
 

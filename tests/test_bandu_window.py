@@ -1,0 +1,177 @@
+"""Bandu in the window, played as a person plays it: events sent to the window's handlers pick a
+reserve piece, run an auction with its buttons, move the held piece with the mouse, turn it with
+the keys and release it with a click; the physics judges the tower and the view plays it back.
+Screenshots are checked for content: the wooden table, the towers where they stand."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from window_driver import click, press
+
+pytestmark = pytest.mark.gui
+
+TABLE_BROWN = np.array([150, 90, 50])      # roughly the lit table top
+
+
+def pump_until(window, condition, seconds: float = 60.0) -> float:
+    """Draw frames until `condition()`; returns the longest frame (seconds)."""
+    deadline = time.monotonic() + seconds
+    longest = 0.0
+    while not condition():
+        assert time.monotonic() < deadline, "the window never got there"
+        start = time.monotonic()
+        window.pump(1)
+        longest = max(longest, time.monotonic() - start)
+    return longest
+
+
+def start_bandu(app, window, seats, settings=None, seed=5):
+    app.start_game("bandu", settings or {}, seats, seed=seed)
+    screen = window.top
+    screen.controller.computer_delay = 0.0
+    window.pump(3)
+    return screen, screen.view
+
+
+def screen_point(view, point):
+    from pyglet.math import Vec3
+
+    at = view.camera.to_screen(Vec3(*point), view.area)
+    assert at is not None and view.contains(*at), f"{point} is not in the view"
+    return at
+
+
+def action_button(view, text):
+    found = [b for b in view.action_buttons if b.visible and b.text.text == text]
+    assert found, f"no button {text!r}: {[b.text.text for b in view.action_buttons if b.visible]}"
+    return found[0]
+
+
+def offer(window, view, piece, auction_button):
+    """The auctioneer clicks `piece` in the reserve, then the auction's button."""
+    (x, y, z), _ = view.slots[piece]
+    sx, sy = screen_point(view, (x, y, z))
+    window.dispatch_event("on_mouse_motion", sx, sy, 0, 0)
+    window.pump(1)
+    assert view.hovered == piece
+    click(window, sx, sy)
+    assert view.chosen == piece
+    button = action_button(view, auction_button)
+    click(window, button.x + button.width / 2, button.y + button.height / 2)
+
+
+def press_button(window, view, text):
+    button = action_button(view, text)
+    click(window, button.x + button.width / 2, button.y + button.height / 2)
+
+
+def pixels():
+    from simulator.render.screenshot import read_pixels
+
+    return read_pixels()[:, :, :3].astype(int)
+
+
+def people(n):
+    from simulator.core.controller import PERSON, Seat
+
+    return [Seat(PERSON) for _ in range(n)]
+
+
+def test_a_refuse_auction_a_placement_by_mouse_and_the_physics_verdict(gui, tmp_path):
+    from pyglet.window import key
+
+    window, app = gui
+    screen, view = start_bandu(app, window, people(2))
+    controller = screen.controller
+    image = pixels()
+    assert image.std() > 20, "the table screenshot is flat"
+    # the bases stand where the towers are: a light beech block at each tower's axis
+    for place in view.places:
+        x, y = screen_point(view, (place.axis[0], place.axis[1], 0.025))
+        block = image[image.shape[0] - int(y) - 3:image.shape[0] - int(y) + 3, int(x) - 3:int(x) + 3]
+        assert block.mean() > TABLE_BROWN.mean() + 25, "no base where the tower stands"
+
+    offer(window, view, "cube-large", "To refuse")
+    assert controller.state.phase == "refuse" and controller.current_player() == 1
+    assert view.headline.text == "Auction to refuse: cube-large"
+    press_button(window, view, "Refuse (1 bean)")              # P2 pays a bean, the piece comes back
+    assert controller.state.beans == [5, 4]
+    press_button(window, view, "Accept")                         # P1 takes it: they place it
+    window.pump(2)
+    assert controller.state.phase == "place" and view.held is not None
+    pump_until(window, lambda: not view.camera.gliding)          # the camera flies to the tower
+    axis = view.places[0].axis
+    height = view._held_pose()[0][2]                             # the plane the held piece moves on
+    sx, sy = screen_point(view, (axis[0] + 0.004, axis[1], height))
+    window.dispatch_event("on_mouse_motion", sx, sy, 0, 0)
+    press(window, key.Q)                                         # turned 15 degrees
+    window.pump(2)
+    assert view.held.place.yaw_deg == 15.0
+    assert abs(view.held.place.x_mm) < 20 and abs(view.held.place.y_mm) < 20
+    assert view.ghost is not None and view.ghost[0][2] > 0.025   # it would land on the base
+    released = time.monotonic()
+    click(window, sx, sy)
+    assert controller.state.phase == "settle"
+    pending = controller.outcome_in_progress()
+    assert pending is not None and hasattr(pending, "timeline")
+    pump_until(window, lambda: controller.state.phase != "settle")
+    # played back in real time: the verdict came no sooner than the simulated settling took
+    assert len(pending.timeline) > 5 and pending.timeline.finished
+    assert time.monotonic() - released >= pending.timeline.end
+    state = controller.state
+    assert state.towers[0] == ["base", "cube-large"] and state.alive == [True, True]
+    assert state.poses["cube-large"][2] > 40                     # on top of the base, not on the table
+    assert controller.history[-1].action.startswith("result stood")
+
+
+def test_a_piece_released_beside_the_tower_knocks_its_builder_out(gui):
+    window, app = gui
+    screen, view = start_bandu(app, window, people(2), seed=6)
+    controller = screen.controller
+    offer(window, view, "ball", "To acquire")
+    press_button(window, view, "Pass")                           # nobody bids: the auctioneer's, free
+    window.pump(2)
+    assert controller.state.phase == "place" and controller.state.placer == 0
+    pump_until(window, lambda: not view.camera.gliding)
+    axis = view.places[0].axis
+    height = view._held_pose()[0][2]
+    sx, sy = screen_point(view, (axis[0], axis[1] - 0.12, height))       # beyond the base's edge
+    window.dispatch_event("on_mouse_motion", sx, sy, 0, 0)
+    window.pump(2)
+    assert view.ghost is not None and view.ghost[0][2] < 0.03            # it would land on the table
+    click(window, sx, sy)
+    shot_taken = []
+
+    def falling() -> bool:
+        if view._last_frame is not None and not shot_taken:
+            shot_taken.append(pixels())
+        return controller.state.phase != "settle"
+
+    pump_until(window, falling)
+    assert shot_taken and shot_taken[0].std() > 20
+    state = controller.state
+    assert state.alive == [False, True] and controller.is_over()
+    assert state.winners() == [1]
+    assert "ball" in state.reserve                              # back to the reserve
+
+
+def test_a_computer_turn_runs_while_frames_keep_coming(gui):
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen, view = start_bandu(app, window, [Seat(COMPUTER, "ai:easy"), Seat(PERSON)], seed=7)
+    controller = screen.controller
+    frames = 0
+
+    def computer_done() -> bool:
+        nonlocal frames
+        frames += 1
+        return controller.is_person_turn() or controller.is_over()
+
+    longest = pump_until(window, computer_done, seconds=120)
+    assert frames > 10                                           # it thought, the window drew on
+    assert longest < 1.0, f"a frame took {longest:.2f} s while the computer played"
+    assert any(entry.player == 0 for entry in controller.history)
