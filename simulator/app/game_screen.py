@@ -281,7 +281,7 @@ class GameScreen(Screen):
         if history:
             last = history[-1]
             who = self.info.seat_name(last.player) if last.player >= 0 else "Result:"
-            status += f"\nMove {len(history)}: {who} {last.action}"
+            status += f"\nMove {len(history)}: {who} {self.view.describe_move(last.action)}"
         hint = "" if private else self.view.hint
         if status != self._shown_status or hint != self._shown_hint:
             self._shown_status, self._shown_hint = status, hint

@@ -359,7 +359,7 @@ class ReplayScreen(Screen):
             entry = replay.moves[replay.shown - 1]
             who = (self.info.seat_name(entry.player) if entry.player >= 0
                    else "Chance" if entry.player == CHANCE else "Result")
-            words = printable(f"{who}: {entry.action}", 160).split(" ")
+            words = printable(f"{who}: {self.view.describe_move(entry.action)}", 160).split(" ")
             text = " ".join(w if len(w) <= 26 else w[:25] + "…" for w in words)   # long numbers wrap
         if replay.shown == replay.total and replay.total:
             if replay.is_over():

@@ -119,6 +119,11 @@ class GameView:
         """A sentence under the winner's name on the end screen."""
         return ""
 
+    def describe_move(self, notation: str) -> str:
+        """A history entry's notation as the panel and the replay show it (a game whose notation
+        carries data for the save, such as settled poses, says it in short)."""
+        return notation
+
     # --- acting --------------------------------------------------------------------------------
     def submit(self, action: Any) -> bool:
         """Send a person's action; show the reason in the toast when it is refused."""

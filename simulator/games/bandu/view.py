@@ -191,7 +191,9 @@ class BanduView(GameView):
         self.picture = OffscreenPicture()
         self._last_frame: Any = None
         self._focus_key: tuple = ()
-        self._keys_down: set[int] = set()        # for Ctrl+wheel: the wheel event has no modifiers
+        self._keys_down: set[int] = set()
+        self._history_seen = len(self.controller.history)   # verdicts said so far
+        self._out_said: set[int] = set()        # for Ctrl+wheel: the wheel event has no modifiers
         n = self.state.num_players
         self.places: list[SeatPlace] = seat_places(tower_axes(n))
         self.panel = shapes.RoundedRectangle(0, 0, 10, 10, radius=10, segments=6, color=(26, 20, 16, 215),
@@ -236,9 +238,23 @@ class BanduView(GameView):
             self.chosen = None
         elif state.variant == "chain":
             self.chosen = state.legal_actions()[0].piece                           # type: ignore[union-attr]
+        self._say_verdict()
         self._focus_on_play()
         self._refresh_hud()
         self._changed()
+
+    def _say_verdict(self) -> None:
+        """A physics result just applied: say it in the message line, once."""
+        history = self.controller.history
+        if len(history) > self._history_seen and history[-1].player == OUTCOME:
+            sentence = self.describe_move(history[-1].action)
+            fell = "fell" in sentence
+            out = [self.seat_name(s) for s in range(self.bandu.players)
+                   if not self.bandu.alive[s] and s not in self._out_said]
+            self._out_said.update(s for s in range(self.bandu.players) if not self.bandu.alive[s])
+            extra = f": {' and '.join(out)} {'is' if len(out) == 1 else 'are'} out" if out else ""
+            self.toast.show(sentence[0].upper() + sentence[1:] + extra + ".", error=fell)
+        self._history_seen = len(history)
 
     def _focus_on_play(self) -> None:
         """Fly to the tower a piece is going to; back over the table when a new auction begins."""
@@ -249,7 +265,7 @@ class BanduView(GameView):
         self._focus_key = key_now
         if state.phase == "place":
             self.focus_tower(state.placer)
-        elif state.phase == "offer" and not self.controller.is_over():
+        elif state.phase in ("offer", "over"):
             self.camera.reset()
 
     def focus_tower(self, seat: int) -> None:
@@ -657,12 +673,27 @@ class BanduView(GameView):
     def result_text(self) -> str:
         state = self.bandu
         if state.variant in ("solo", "chain") and state.players == 1:
-            return f"Score: {state.score_pieces[0]} pieces."
+            return f"Score: {_count(state.score_pieces[0], 'piece')} standing."
         winners = [s for s in range(state.players) if state.alive[s]]
         if len(winners) == 1:
-            pieces = len(state.towers[winners[0]])
-            return f"The last tower standing: {pieces} pieces."
+            built = len(state.towers[winners[0]]) - (0 if state.variant == "challenge" else 1)
+            return f"The last tower standing, {_count(built, 'piece')} on its base."
         return ""
+
+    def describe_move(self, notation: str) -> str:
+        """A physics result without its poses: 'the tower stands', 'Player 2's tower fell'."""
+        if not notation.startswith("result "):
+            return notation
+        verdict = notation.split(" poses ", 1)[0].removeprefix("result ")
+        if verdict == "stood":
+            return "the tower stands"
+        seats = [int(s) for s in verdict.removeprefix("fell: ").split(",") if s.strip().isdigit()]
+        names = " and ".join(f"{self.seat_name(s)}'s" for s in seats if 0 <= s < self.bandu.players)
+        return f"{names or 'a'} tower fell"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 _CTRL_KEYS = {key.LCTRL, key.RCTRL, key.LCOMMAND, key.RCOMMAND}
