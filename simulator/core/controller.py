@@ -268,7 +268,12 @@ class TurnController:
         if not self._outcome.done():
             return False
         pending, self._outcome = self._outcome, None
-        self._record(OUTCOME, pending.result())
+        try:
+            result = pending.result()
+        except Exception as error:  # the resolver failed (its process died): say so, try again
+            self.search_error = f"the result could not be worked out ({error}); trying again"
+            return False
+        self._record(OUTCOME, result)
         return True
 
     def play_computer_moves(self, limit: int | None = None) -> int:

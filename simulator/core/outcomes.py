@@ -11,9 +11,11 @@ other, so a save replays it without resolving it again.
 - AnimatedResolver: the same result, reported done only after `seconds` on the clock, so a view
   can show the roll; `progress()` tells it how far along the animation is.
 - ThreadResolver: any slow function (a physics referee) run on a worker thread.
-- LiveThreadResolver: the same, and the work publishes frames (what the world looks like at a
-  simulated time) on a Timeline as it goes; the pending outcome is done only when its frames
-  have been played back in real time, so a view shows a tower settle or fall as it happened.
+- LiveProcessResolver: slow work in a process of its own that publishes frames (what the world
+  looks like at a simulated time) as it goes, sent back through a pipe onto a Timeline; the
+  pending outcome is done only when its frames have been played back in real time, so a view
+  shows a tower settle or fall as it happened. A process, not a thread: a C library that holds
+  Python's lock while it steps (PyBullet does) would stall the window's drawing meanwhile.
 """
 
 from __future__ import annotations
@@ -186,44 +188,158 @@ class Timeline:
             return self._frames[index - 1], self._frames[index], blend
 
 
-class _Live(_Threaded):
-    def __init__(self, future: Future, timeline: Timeline, clock: Callable[[], float]) -> None:
-        super().__init__(future)
-        self.timeline = timeline
+class _LiveRemote:
+    """An outcome being resolved in the resolver's process; its frames arrive through a pipe."""
+
+    def __init__(self, resolver: LiveProcessResolver, request: int, clock: Callable[[], float]) -> None:
+        self._resolver = resolver
+        self.request = request
+        self.timeline = Timeline()
         self._clock = clock
-        self._start = clock()
+        self._start: float | None = None
+        self._outcome: tuple[str, Any] | None = None       # ("result", action) or ("error", text)
+        self.cancelled = False
+
+    def _take(self, kind: str, payload: Any) -> None:
+        if kind == "frame":
+            self.timeline.add(*payload)
+            if self._start is None:
+                self._start = self._clock()
+        else:
+            self.timeline.finished = True
+            self._outcome = (kind, payload)
 
     def playback_seconds(self) -> float:
-        """Where the real-time playback is (seconds since the work began)."""
-        return self._clock() - self._start
+        self._resolver.drain()
+        return 0.0 if self._start is None else self._clock() - self._start
 
     def frame(self) -> tuple[Any, Any, float] | None:
-        """The frames to draw now (Timeline.at of the playback time)."""
         return self.timeline.at(self.playback_seconds())
 
     def done(self) -> bool:
-        return self._future.done() and self.playback_seconds() >= self.timeline.end
+        self._resolver.drain()
+        return self._outcome is not None and self.playback_seconds() >= self.timeline.end
+
+    def result(self) -> Any:
+        while self._outcome is None:
+            self._resolver.drain(block=True)
+        kind, payload = self._outcome
+        if kind == "error":
+            raise RuntimeError(f"the outcome could not be resolved: {payload}")
+        return payload
 
     def progress(self) -> float:
+        if self._outcome is None:
+            return 0.0
         end = self.timeline.end
-        if not self._future.done() or end <= 0:
-            return 1.0 if self._future.done() else 0.0
-        return min(1.0, self.playback_seconds() / end)
+        return 1.0 if end <= 0 else min(1.0, self.playback_seconds() / end)
+
+    def cancel(self) -> None:
+        self.cancelled = True
 
 
-class LiveThreadResolver(ThreadResolver):
-    """`work(state, rng, timeline) -> action` on a worker thread; the work adds frames to the
-    timeline as it simulates, and the outcome counts once they have played back in real time
-    (`result()` never waits for the playback: blocking play is as fast as the work)."""
+def _live_worker(connection: Any, make_work: Callable[[], Callable[..., Any]]) -> None:
+    """The resolver process: build the work once, then resolve what the pipe asks, one by one."""
+    work = make_work()
 
-    def __init__(self, work: Callable[[GameState, random.Random, Timeline], Any],
-                 close: Callable[[], None] | None = None,
+    class _PipeTimeline:
+        def __init__(self, request: int) -> None:
+            self.request = request
+            self.finished = False
+
+        def add(self, seconds: float, frame: Any) -> None:
+            connection.send((self.request, "frame", (seconds, frame)))
+
+    while True:
+        try:
+            message = connection.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        request, state, rng = message
+        try:
+            result = work(state, rng, _PipeTimeline(request))
+        except Exception as error:  # said to the window, which shows it and goes on
+            connection.send((request, "error", f"{type(error).__name__}: {error}"))
+        else:
+            connection.send((request, "result", result))
+
+
+class LiveProcessResolver:
+    """Live outcomes resolved in a process of its own (started at once, spawned, so it is a
+    fresh interpreter): `make_work()`, a function that can be pickled, builds there the
+    `work(state, rng, timeline) -> action` (a physics referee); the frames it publishes come
+    back through a pipe; playback starts when the first frame is there. If the process dies,
+    its outcomes fail with a message and the next outcome starts a new one."""
+
+    def __init__(self, make_work: Callable[[], Callable[..., Any]],
                  clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__(lambda state, rng: None, close)
-        self.live_work = work
+        self.make_work = make_work
         self.clock = clock
+        self._process: Any = None
+        self._connection: Any = None
+        self._pending: dict[int, _LiveRemote] = {}
+        self._requests = 0
+        self._start_process()
+
+    def _start_process(self) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        parent, child = context.Pipe()
+        self._process = context.Process(target=_live_worker, args=(child, self.make_work),
+                                        name="outcome-resolver", daemon=True)
+        self._process.start()
+        child.close()
+        self._connection = parent
 
     def begin(self, state: GameState, rng: random.Random) -> PendingOutcome:
-        timeline = Timeline()
-        pending = _Live(self._run(lambda: self.live_work(state, rng, timeline)), timeline, self.clock)
+        if self._process is None or not self._process.is_alive():
+            self.close()
+            self._start_process()
+        self._requests += 1
+        pending = _LiveRemote(self, self._requests, self.clock)
+        self._pending[pending.request] = pending
+        self._connection.send((pending.request, state, rng))
         return pending
+
+    def drain(self, block: bool = False) -> None:
+        """Take what the process has sent so far (with `block`, wait for at least one message)."""
+        connection = self._connection
+        if connection is None:
+            return
+        try:
+            while block or connection.poll():
+                if block and not connection.poll(0.5):
+                    if self._process is not None and self._process.is_alive():
+                        continue
+                    raise EOFError
+                block = False
+                request, kind, payload = connection.recv()
+                pending = self._pending.get(request)
+                if pending is not None and not pending.cancelled:
+                    pending._take(kind, payload)
+                if kind != "frame":
+                    self._pending.pop(request, None)
+        except (EOFError, OSError):                 # the process died: its outcomes fail
+            for pending in self._pending.values():
+                pending._take("error", "the physics process stopped")
+            self._pending.clear()
+            self._connection = None
+            self._process = None
+
+    def close(self) -> None:
+        """Stop the process (the controller calls it when the game is closed)."""
+        if self._connection is not None:
+            try:
+                self._connection.send(None)
+            except (OSError, ValueError):
+                pass
+            self._connection.close()
+            self._connection = None
+        if self._process is not None:
+            self._process.join(timeout=2.0)
+            if self._process.is_alive():
+                self._process.terminate()
+            self._process = None

@@ -90,6 +90,21 @@ def ellipsoid_mesh(radii: tuple[float, float, float], rings: int = 8, segments: 
                     np.asarray(indices, np.uint32))
 
 
+def merged(parts: list[tuple[MeshData, np.ndarray]]) -> MeshData:
+    """One mesh of several, each placed by its 4x4 rigid transform (drawn in one call)."""
+    positions, normals, indices, offset = [], [], [], 0
+    for data, transform in parts:
+        rotation, shift = transform[:3, :3], transform[:3, 3]
+        positions.append(data.positions @ rotation.T + shift)
+        normals.append(data.normals @ rotation.T)
+        indices.append(data.indices + offset)
+        offset += len(data.positions)
+    if not parts:
+        return MeshData(np.zeros((0, 3), np.float32), np.zeros((0, 3), np.float32), np.zeros(0, np.uint32))
+    return MeshData(np.vstack(positions).astype(np.float32), np.vstack(normals).astype(np.float32),
+                    np.concatenate(indices).astype(np.uint32))
+
+
 class GpuMesh:
     """A mesh's vertex array, vertex buffer (position, normal interleaved) and index buffer."""
 
@@ -116,6 +131,8 @@ class GpuMesh:
         gl.glBindVertexArray(0)
 
     def draw(self) -> None:
+        if not self.count:
+            return
         gl.glBindVertexArray(self.vao)
         gl.glDrawElements(gl.GL_TRIANGLES, self.count, gl.GL_UNSIGNED_INT, None)
         gl.glBindVertexArray(0)

@@ -68,12 +68,16 @@ def view_pass(window: Any, area: tuple[float, float, float, float], camera: Orbi
 
 @contextmanager
 def camera_pass(window: Any, aspect: float, camera: OrbitCamera,
-                background: tuple[float, float, float] | None = None) -> Iterator[None]:
+                background: tuple[float, float, float] | None = None,
+                clear: bool = True) -> Iterator[None]:
     """The camera's projection and view in the window's matrices (which every pyglet shader
-    reads), depth cleared and tested, in the viewport and framebuffer already bound (the
-    window's, or an offscreen picture's); the window's matrices are back on leaving."""
+    reads), depth cleared (unless not `clear`: drawing on a restored layer) and tested, in the
+    viewport and framebuffer already bound (the window's, or an offscreen picture's); the
+    window's matrices are back on leaving."""
     projection, view = window.projection, window.view
-    if background is not None:
+    if not clear:
+        pass
+    elif background is not None:
         gl.glClearColor(*background, 1.0)
         gl.glClear(gl.GL_DEPTH_BUFFER_BIT | gl.GL_COLOR_BUFFER_BIT)
         gl.glClearColor(*clear_colour())

@@ -1,10 +1,11 @@
-"""Lit wood for 3D views: a warm key light with soft shadows (a shadow map sampled 25 times around each point),
+"""Lit wood for 3D views: a warm key light with soft shadows (a shadow map sampled 16 times around each point),
 a hemisphere of room light, procedural wood grain, lacquer gloss, and see-through ghosts.
 
-A view lists what it draws as `Drawn(mesh, model, surface)` items (model: a 4x4 matrix, column
-major as pyglet's Mat4; surface: colour, grain, gloss, alpha) and each frame calls
-`render_shadows(items)` when something moved (outside its view pass: it uses its own
-framebuffer and viewport) and `draw(items, eye)` inside `render.scene3d.view_pass`. The grain is
+A view lists what it draws as `Drawn(mesh, model, surface, moving)` items (model: a 4x4 matrix,
+column major as pyglet's Mat4; surface: colour, grain, gloss, alpha) and calls
+`render_shadows(items, still_version)` when something moved (outside its view pass: it uses
+its own framebuffers and viewport; the shadows of what is not `moving` are redrawn only when
+`still_version` changes) and `draw(items, eye)` inside a camera pass (render/scene3d.py). The grain is
 computed from each mesh's own coordinates, so it moves with the piece: rings around the grain
 axis (the piece's longest), stretched along it, with fine streaks.
 """
@@ -97,10 +98,10 @@ void main() {
             float slope = 1.0 - max(dot(n, light_towards), 0.0);
             float bias = 0.0006 + 0.0025 * slope;
             lit = 0.0;
-            for (int x = -2; x <= 2; x++)
-                for (int y = -2; y <= 2; y++)
-                    lit += step(projected.z - bias, texture(shadow_map, projected.xy + vec2(x, y) * shadow_texel * 1.2).r);
-            lit /= 25.0;
+            for (int x = 0; x < 4; x++)
+                for (int y = 0; y < 4; y++)
+                    lit += step(projected.z - bias, texture(shadow_map, projected.xy + (vec2(x, y) - 1.5) * shadow_texel).r);
+            lit /= 16.0;
         }
     }
     vec3 view_dir = normalize(eye - v_world);
@@ -148,13 +149,14 @@ class Drawn:
     mesh: GpuMesh
     model: Mat4
     surface: Surface
+    moving: bool = False        # its shadow is drawn every time; the others' only when they change
 
 
 class WoodRenderer:
     """The lit program, the shadow program and the shadow map of one 3D view (one GL context)."""
 
     def __init__(self, centre: Vec3, radius: float, light_towards: Vec3 = LAMP_TOWARDS,
-                 shadow_size: int = 2048) -> None:
+                 shadow_size: int = 1024) -> None:
         self.lit = ShaderProgram(Shader(_LIT_VERTEX, "vertex"), Shader(_LIT_FRAGMENT, "fragment"))
         self.depth = ShaderProgram(Shader(_DEPTH_VERTEX, "vertex"), Shader(_DEPTH_FRAGMENT, "fragment"))
         self.light_towards = light_towards.normalize()
@@ -166,6 +168,9 @@ class WoodRenderer:
         self.light_space = projection @ view
         self._texture, self._framebuffer = gl.GLuint(), gl.GLuint()
         self._make_shadow_map()
+        self._still_texture, self._still_framebuffer = gl.GLuint(), gl.GLuint()
+        self._make_shadow_map(still=True)
+        self._still_version: object = None
         program = self.lit
         program.use()
         program["shadow_map"] = 1
@@ -178,10 +183,12 @@ class WoodRenderer:
         self.depth["light_space"] = self.light_space
         self.depth.stop()
 
-    def _make_shadow_map(self) -> None:
+    def _make_shadow_map(self, still: bool = False) -> None:
         size = self.shadow_size
-        gl.glGenTextures(1, ctypes.byref(self._texture))
-        gl.glBindTexture(gl.GL_TEXTURE_2D, self._texture)
+        texture, framebuffer = ((self._still_texture, self._still_framebuffer) if still
+                                else (self._texture, self._framebuffer))
+        gl.glGenTextures(1, ctypes.byref(texture))
+        gl.glBindTexture(gl.GL_TEXTURE_2D, texture)
         gl.glTexImage2D(gl.GL_TEXTURE_2D, 0, gl.GL_DEPTH_COMPONENT24, size, size, 0,
                         gl.GL_DEPTH_COMPONENT, gl.GL_FLOAT, None)
         # compared in the shader (pyglet has no setter for sampler2DShadow uniforms)
@@ -190,40 +197,54 @@ class WoodRenderer:
                             (gl.GL_TEXTURE_COMPARE_MODE, gl.GL_NONE)):
             gl.glTexParameteri(gl.GL_TEXTURE_2D, name, value)
         gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
-        gl.glGenFramebuffers(1, ctypes.byref(self._framebuffer))
-        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, self._framebuffer)
-        gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_DEPTH_ATTACHMENT, gl.GL_TEXTURE_2D, self._texture, 0)
+        gl.glGenFramebuffers(1, ctypes.byref(framebuffer))
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, framebuffer)
+        gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_DEPTH_ATTACHMENT, gl.GL_TEXTURE_2D, texture, 0)
         gl.glDrawBuffer(gl.GL_NONE)
         gl.glReadBuffer(gl.GL_NONE)
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
 
-    def render_shadows(self, items: Iterable[Drawn]) -> None:
-        """Draw the depth of everything that casts a shadow as the light sees it."""
-        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, self._framebuffer)
+    def render_shadows(self, items: list[Drawn], still_version: object = None) -> None:
+        """Draw the depth of everything that casts a shadow as the light sees it. The items not
+        `moving` are drawn into a map of their own only when `still_version` changes; each call
+        copies that map and adds the moving ones (a collapsing tower's pieces)."""
+        casters = [item for item in items if item.surface.casts_shadow and item.surface.alpha >= 1.0]
+        size = self.shadow_size
+        if still_version is None or still_version != self._still_version:
+            self._depth_pass(self._still_framebuffer, [item for item in casters if not item.moving])
+            self._still_version = still_version
+        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, self._still_framebuffer)
+        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, self._framebuffer)
+        gl.glBlitFramebuffer(0, 0, size, size, 0, 0, size, size, gl.GL_DEPTH_BUFFER_BIT, gl.GL_NEAREST)
+        self._depth_pass(self._framebuffer, [item for item in casters if item.moving], clear=False)
+
+    def _depth_pass(self, framebuffer: gl.GLuint, items: list[Drawn], clear: bool = True) -> None:
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, framebuffer)
         gl.glViewport(0, 0, self.shadow_size, self.shadow_size)
         gl.glEnable(gl.GL_DEPTH_TEST)
-        gl.glClear(gl.GL_DEPTH_BUFFER_BIT)
+        if clear:
+            gl.glClear(gl.GL_DEPTH_BUFFER_BIT)
         gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)
         gl.glPolygonOffset(1.5, 3.0)
         program = self.depth
         program.use()
         for item in items:
-            if item.surface.casts_shadow and item.surface.alpha >= 1.0:
-                program["model"] = item.model
-                item.mesh.draw()
+            program["model"] = item.model
+            item.mesh.draw()
         program.stop()
         gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
         gl.glDisable(gl.GL_DEPTH_TEST)
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
 
-    def draw(self, items: Iterable[Drawn], eye: Vec3) -> None:
+    def draw(self, items: Iterable[Drawn], eye: Vec3, still_shadows: bool = False) -> None:
         """Draw lit, shadowed items; see-through ones last, without writing depth. Call inside
-        a view pass (viewport, projection and depth test set)."""
+        a camera pass (viewport, projection and depth test set). `still_shadows`: shadowed by
+        what stands still only (a layer that moving things are drawn over)."""
         program = self.lit
         program.use()
         program["eye"] = tuple(eye)
         gl.glActiveTexture(gl.GL_TEXTURE1)
-        gl.glBindTexture(gl.GL_TEXTURE_2D, self._texture)
+        gl.glBindTexture(gl.GL_TEXTURE_2D, self._still_texture if still_shadows else self._texture)
         solid: list[Drawn] = []
         clear: list[Drawn] = []
         for item in items:
@@ -243,6 +264,16 @@ class WoodRenderer:
         gl.glActiveTexture(gl.GL_TEXTURE0)
         program.stop()
 
+    def draw_over(self, items: Iterable[Drawn], eye: Vec3) -> None:
+        """Draw items lying exactly on drawn surfaces (a patch of the table top, to receive the
+        shadows of moving things there): they win the depth test where they coincide."""
+        gl.glDepthFunc(gl.GL_LEQUAL)
+        gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)
+        gl.glPolygonOffset(-1.0, -4.0)
+        self.draw(items, eye)
+        gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
+        gl.glDepthFunc(gl.GL_LESS)
+
     def _draw_one(self, item: Drawn) -> None:
         program, surface = self.lit, item.surface
         program["model"] = item.model
@@ -256,8 +287,10 @@ class WoodRenderer:
         item.mesh.draw()
 
     def delete(self) -> None:
-        gl.glDeleteFramebuffers(1, ctypes.byref(self._framebuffer))
-        gl.glDeleteTextures(1, ctypes.byref(self._texture))
+        for framebuffer, texture in ((self._framebuffer, self._texture),
+                                     (self._still_framebuffer, self._still_texture)):
+            gl.glDeleteFramebuffers(1, ctypes.byref(framebuffer))
+            gl.glDeleteTextures(1, ctypes.byref(texture))
         self.lit.delete()
         self.depth.delete()
 

@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
-from simulator.core.outcomes import LiveThreadResolver, ThreadResolver, Timeline
+from simulator.core.outcomes import LiveProcessResolver, ThreadResolver, Timeline
 from simulator.core.state import GameState
 from simulator.games.bandu.rules import BanduState, Place, Pose, Settled
 from simulator.physics.placement import RELEASE_GAP_M, most_stable_orientation, place_on_table
@@ -267,13 +269,21 @@ class PhysicsReferee:
                 self.poses_seen[piece] = state.poses[piece]      # as recorded: in line
 
 
-def physics_resolver(settle_seconds: float = DEFAULT_SETTLE_SECONDS, live: bool = False) -> ThreadResolver:
+def physics_resolver(settle_seconds: float = DEFAULT_SETTLE_SECONDS,
+                     live: bool = False) -> ThreadResolver | LiveProcessResolver:
     """The resolver Bandu's controller is given: a referee of its own, on a worker thread.
-    `live` (the window): the settling is published frame by frame and played back in real time."""
-    referee = PhysicsReferee(settle_seconds=settle_seconds)
+    `live` (the window): a referee in a process of its own (PyBullet holds Python's lock while
+    it steps, which would stall drawing), the settling published frame by frame and played back
+    in real time."""
     if live:
-        return LiveThreadResolver(referee.resolve, close=referee.close)
+        return LiveProcessResolver(partial(referee_work, settle_seconds))
+    referee = PhysicsReferee(settle_seconds=settle_seconds)
     return ThreadResolver(referee.resolve, close=referee.close)
+
+
+def referee_work(settle_seconds: float = DEFAULT_SETTLE_SECONDS) -> Callable[..., Settled]:
+    """A referee's resolve, made in the resolver's process (LiveProcessResolver)."""
+    return PhysicsReferee(settle_seconds=settle_seconds).resolve
 
 
 def check_replay(history: list[tuple[int, str]], settings: dict, players: int,

@@ -51,7 +51,7 @@ from simulator.pieces.meshes import load_piece
 from simulator.render import theme
 from simulator.render.camera import OrbitCamera
 from simulator.render.game_view import GameView, ViewContext
-from simulator.render.meshes import MeshData, MeshShelf, box_mesh, ellipsoid_mesh, read_obj
+from simulator.render.meshes import MeshData, MeshShelf, box_mesh, ellipsoid_mesh, merged, read_obj
 from simulator.render.offscreen import OffscreenPicture
 from simulator.render.scene3d import camera_pass
 from simulator.render.widgets import Button, label
@@ -67,6 +67,7 @@ HOVER_TINT = 0.5                  # how far a piece under the mouse or picked tu
 GLOW = (1.0, 0.78, 0.3)
 TURN_STEP, FINE_STEP = 15.0, 3.0  # degrees per key press
 HOVER_RANGE_M = (0.01, 0.20)      # how high the held piece floats above the tower's top
+PATCH_M = 0.35                    # the table around a moving tower, redrawn with it
 LIFT_M = 0.035                    # a piece up for auction hovers this much above its place
 G_HUD, G_HUD_TEXT = Group(order=40), Group(order=41)
 
@@ -126,6 +127,25 @@ def _lying(piece: str) -> tuple[tuple[float, float, float, float], float, tuple[
     return orientation, float(-points[:, 2].min()), (float(extent[0]), float(extent[1]))
 
 
+def table_patch(low: tuple[float, float], high: tuple[float, float], top: float) -> MeshData:
+    """A rectangle of the table's top face, in the table's frame (its top at z = `top`)."""
+    corners = [(low[0], low[1], top), (high[0], low[1], top), (high[0], high[1], top), (low[0], high[1], top)]
+    return MeshData(np.asarray(corners, np.float32), np.tile(np.array([0, 0, 1], np.float32), (4, 1)),
+                    np.asarray([0, 1, 2, 0, 2, 3], np.uint32))
+
+
+def bean_pile(count: int) -> MeshData:
+    """`count` beans in a loose pile, one mesh (table_layout.bean_offsets)."""
+    bean = ellipsoid_mesh((0.0065, 0.0045, 0.0032))
+    parts = []
+    for dx, dy, dz, yaw in bean_offsets(count):
+        turn = (0.0, 0.0, math.sin(math.radians(yaw) / 2), math.cos(math.radians(yaw) / 2))
+        transform = np.eye(4)
+        transform[:3, :3], transform[:3, 3] = _rotation(turn), (dx, dy, dz)
+        parts.append((bean, transform))
+    return merged(parts)
+
+
 def _blend(a: tuple[float, ...], b: tuple[float, ...], t: float) -> Pose3:
     """Between two frame poses (x y z qx qy qz qw): positions lerped, rotations nlerped."""
     position = tuple(a[k] + (b[k] - a[k]) * t for k in range(3))
@@ -172,10 +192,7 @@ class BanduView(GameView):
                                   min_distance=0.12, max_distance=4.5, fov=40.0)
         self.renderer = WoodRenderer(Vec3(0.0, 0.0, 0.0), 1.0)
         self.pieces = MeshShelf(_mesh_data)
-        half = TABLE_HALF_EXTENTS_M
-        self.fixtures = MeshShelf(lambda name: {
-            "table": box_mesh(half), "stem": box_mesh((0.5, 0.5, 0.5)),
-            "bean": ellipsoid_mesh((0.0065, 0.0045, 0.0032))}[name])
+        self.fixtures = MeshShelf(self._fixture)
         self.held: Held | None = None
         self.ghost: Pose3 | None = None
         self.chosen: str | None = None          # the reserve piece a person picked to auction
@@ -186,6 +203,8 @@ class BanduView(GameView):
         self._ghost_dirty = False
         self._shadows_dirty = True
         self._scene_version = 0
+        self._still_version = 0                 # bumps when what stands still changed
+        self._layer_key: tuple = ()             # what the picture's still layer shows
         self._drawn_key: tuple = ()
         self._smooth_pending = False
         self.picture = OffscreenPicture()
@@ -206,6 +225,21 @@ class BanduView(GameView):
         self.seat_labels = [label("", size=10.5, batch=self.batch, group=G_HUD_TEXT, anchor_x="center",
                                   bold=True, multiline=True, width=130, align="center") for _ in range(n)]
         self.sync()
+
+    def _fixture(self, name: str) -> MeshData:
+        """The meshes that are not pieces: the table, a pile of n beans, the drop line, and the
+        patch of table top around a seat's tower (in the table's own frame)."""
+        kind, _, number = name.partition(" ")
+        if kind == "beans":
+            return bean_pile(int(number))
+        if kind == "patch":
+            x, y = self.places[int(number)].axis
+            half = TABLE_HALF_EXTENTS_M
+            return table_patch((max(x - PATCH_M, -half[0]), max(y - PATCH_M, -half[1])),
+                               (min(x + PATCH_M, half[0]), min(y + PATCH_M, half[1])), half[2])
+        if kind == "stem":
+            return box_mesh((0.5, 0.5, 0.5))
+        return box_mesh(TABLE_HALF_EXTENTS_M)
 
     # --- what the state says ---------------------------------------------------------------------
     @property
@@ -399,8 +433,10 @@ class BanduView(GameView):
         if frame is not None:
             now = frame()
             if now is not None and now != self._last_frame:
+                if self._last_frame is None:
+                    self._changed()                   # the settling tower starts to move
                 self._last_frame = now
-                self._changed()
+                self._moved()
         elif self._last_frame is not None:
             self._last_frame = None
             self._changed()
@@ -422,13 +458,14 @@ class BanduView(GameView):
         items = [Drawn(fixtures.get("table"), Mat4.from_translation(Vec3(0.0, 0.0, -TABLE_HALF_EXTENTS_M[2])),
                        TABLE_SURFACE)]
         live = self._live_poses()
+        settling = set(state.towers[state.placer]) if live is not None and state.placer >= 0 else set()
         for piece, pose in self.tower_poses.items():
             shown = live.get(piece, pose) if live is not None else pose
-            items.append(self._piece(piece, shown))
+            items.append(self._piece(piece, shown, moving=piece in settling))
         if live is not None:                          # the piece being released, not yet in the state
             for piece, pose in live.items():
                 if piece not in self.tower_poses:
-                    items.append(self._piece(piece, pose))
+                    items.append(self._piece(piece, pose, moving=True))
         offered = state.auction.piece if state.auction is not None else None
         for piece, (position, orientation) in self.slots.items():
             if live is not None and piece in live:
@@ -453,19 +490,19 @@ class BanduView(GameView):
                 items.append(Drawn(fixtures.get("stem"), Mat4.from_translation(Vec3(hx, hy, gz + length / 2))
                                    @ Mat4.from_scale(Vec3(0.0012, 0.0012, length)), STEM_SURFACE))
         for seat, place in enumerate(self.places):
-            for dx, dy, _, yaw in bean_offsets(state.beans[seat]):
-                turn = (0.0, 0.0, math.sin(math.radians(yaw) / 2), math.cos(math.radians(yaw) / 2))
-                items.append(Drawn(fixtures.get("bean"), pose_matrix(
-                    (place.beans_at[0] + dx, place.beans_at[1] + dy, 0.0032), turn), BEAN_SURFACE))
+            if state.beans[seat]:
+                items.append(Drawn(fixtures.get(f"beans {state.beans[seat]}"), Mat4.from_translation(
+                    Vec3(place.beans_at[0], place.beans_at[1], 0.0032)), BEAN_SURFACE))
         return items
 
-    def _piece(self, piece: str, pose: Pose3, alpha: float = 1.0, bright: bool = False) -> Drawn:
+    def _piece(self, piece: str, pose: Pose3, alpha: float = 1.0, bright: bool = False,
+               moving: bool = False) -> Drawn:
         surface = _surface(piece)
         if bright:
             surface = replace(surface, colour=tuple(c + (g - c) * HOVER_TINT for c, g in zip(surface.colour, GLOW, strict=True)))  # type: ignore[arg-type]
         if alpha < 1.0:
             surface = replace(surface, alpha=alpha, colour=(0.75, 0.9, 1.0), grain=False)
-        return Drawn(self.pieces.get(piece.split("#", 1)[0]), pose_matrix(*pose), surface)
+        return Drawn(self.pieces.get(piece.split("#", 1)[0]), pose_matrix(*pose), surface, moving)
 
     def _live_poses(self) -> dict[str, Pose3] | None:
         if self._last_frame is None:
@@ -484,10 +521,16 @@ class BanduView(GameView):
         return ((axis[0] + place.x_mm / 1000, axis[1] + place.y_mm / 1000, top + self.held.hover_m - lowest),
                 tuple(orientation))                                                  # type: ignore[return-value]
 
-    def _changed(self, shadows: bool = True) -> None:
-        """Something in the scene moved: draw the picture again (and the shadows)."""
+    def _changed(self) -> None:
+        """Something in the scene changed: draw the picture and all the shadows again."""
         self._scene_version += 1
-        self._shadows_dirty = self._shadows_dirty or shadows
+        self._still_version += 1
+        self._shadows_dirty = True
+
+    def _moved(self) -> None:
+        """A new frame of the physics: the picture again, the shadows of what moves."""
+        self._scene_version += 1
+        self._shadows_dirty = True
 
     def draw(self) -> None:
         ax, ay, width, height = self.area
@@ -507,15 +550,42 @@ class BanduView(GameView):
     def _render(self, pixels: tuple[int, int], smooth: bool) -> None:
         items = self._items()
         if self._shadows_dirty:
-            self.renderer.render_shadows(items)
+            self.renderer.render_shadows(items, self._still_version)
             self._shadows_dirty = False
-        window, camera = self.context.window, self.camera
+        window, camera, renderer, picture = self.context.window, self.camera, self.renderer, self.picture
+        aspect = pixels[0] / pixels[1]
+        moving = [item for item in items if item.moving]
+        seat = self.bandu.placer
+        if smooth or not moving or seat < 0:
 
-        def scene() -> None:
-            with camera_pass(window, pixels[0] / pixels[1], camera, ROOM):
-                self.renderer.draw(items, camera.eye())
+            def whole() -> None:
+                with camera_pass(window, aspect, camera, ROOM):
+                    renderer.draw(items, camera.eye())
 
-        self.picture.render(*pixels, scene, smooth)
+            picture.render(*pixels, whole, smooth)
+        else:
+            # what stands still once, shadowed by what stands still; then each frame only the
+            # moving pieces and the table around them, which their shadows fall on
+            layer_key = (self._still_version, pixels, camera.yaw, camera.pitch, camera.distance,
+                         tuple(camera.target))
+            if layer_key != self._layer_key:
+                still = [item for item in items if not item.moving]
+
+                def layer() -> None:
+                    with camera_pass(window, aspect, camera, ROOM):
+                        renderer.draw(still, camera.eye(), still_shadows=True)
+
+                picture.render_layer(*pixels, layer)
+                self._layer_key = layer_key
+            patch = Drawn(self.fixtures.get(f"patch {seat}"), items[0].model, TABLE_SURFACE)
+
+            def frame() -> None:
+                picture.restore_layer()
+                with camera_pass(window, aspect, camera, clear=False):
+                    renderer.draw_over([patch], camera.eye())
+                    renderer.draw(moving, camera.eye())
+
+            picture.render(*pixels, frame, smooth=False)
         gl.glViewport(0, 0, *window.get_framebuffer_size())
 
     def close(self) -> None:
