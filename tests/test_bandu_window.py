@@ -52,6 +52,7 @@ def action_button(view, text):
 
 def offer(window, view, piece, auction_button):
     """The auctioneer clicks `piece` in the reserve, then the auction's button."""
+    pump_until(window, lambda: not view.camera.gliding)          # back over the whole table
     (x, y, z), _ = view.slots[piece]
     sx, sy = screen_point(view, (x, y, z))
     window.dispatch_event("on_mouse_motion", sx, sy, 0, 0)

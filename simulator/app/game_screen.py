@@ -244,7 +244,9 @@ class GameScreen(Screen):
         player = controller.current_player()
         if controller.is_over():
             winners = controller.state.winners()
-            return " and ".join(seat_name(w) for w in winners) + " won." if winners else "Game over."
+            if not winners or len(controller.seats) == 1:      # a solo game ends with a score
+                return "Game over."
+            return " and ".join(seat_name(w) for w in winners) + " won."
         dots = "." * (1 + int(self._clock * 3) % 3)
         if player == OUTCOME:
             return f"Waiting for the result{dots}"
@@ -293,7 +295,8 @@ class GameScreen(Screen):
     def _show_end(self) -> None:
         winners = self.controller.state.winners()
         names = " and ".join(self.info.seat_name(w) for w in winners)
-        title = f"{names} {'win' if len(winners) > 1 else 'wins'}!" if winners else "Game over"
+        alone = len(self.controller.seats) == 1          # a solo game has a score, not a winner
+        title = f"{names} {'win' if len(winners) > 1 else 'wins'}!" if winners and not alone else "Game over"
         self.end.set_text(title, self.view.result_text())
         self.close_modal(self.handover)
         self.view.enabled = True

@@ -209,6 +209,8 @@ class BanduView(GameView):
         self._smooth_pending = False
         self.picture = OffscreenPicture()
         self._last_frame: Any = None
+        self._pending: Any = None                # the outcome being played back
+        self._fallen_frame: dict[str, tuple[float, ...]] = {}
         self._focus_key: tuple = ()
         self._keys_down: set[int] = set()
         self._history_seen = len(self.controller.history)   # verdicts said so far
@@ -258,13 +260,23 @@ class BanduView(GameView):
 
     def sync(self) -> None:
         state = self.bandu
+        self._follow_outcome()
         self.tower_poses = {piece: (tuple(pose[0]), tuple(pose[1]))            # type: ignore[misc]
                             for piece, pose in self.preview.tower_poses(state).items()}
+        for seat in range(state.players):        # a fallen solo tower: where its pieces came down
+            if not state.alive[seat]:
+                for piece in state.towers[seat]:
+                    fallen = self._fallen_frame.get(piece)
+                    if fallen is None:
+                        self.tower_poses.pop(piece, None)
+                    else:
+                        self.tower_poses[piece] = (fallen[:3], fallen[3:])       # type: ignore[assignment]
         lying = {piece: _lying(piece) for piece in state.reserve}
         centres = reserve_slots(state.reserve, lambda piece: lying[piece][2])
         self.slots = {piece: ((x, y, lying[piece][1]), lying[piece][0]) for piece, (x, y) in centres.items()}
         if state.phase != "place" or not self._my_turn():
             self.held, self.ghost = None, None
+            self.hint = ""
         elif self.held is None or self.held.place.piece != state.auction.piece:  # type: ignore[union-attr]
             self.held = Held(Place(state.auction.piece))                           # type: ignore[union-attr]
             self._ghost_dirty = True
@@ -428,7 +440,7 @@ class BanduView(GameView):
     def update(self, dt: float) -> None:
         if self.camera.update(dt):
             self._place_seat_labels()
-        pending = self.controller.outcome_in_progress()
+        pending = self._follow_outcome()
         frame = getattr(pending, "frame", None)
         if frame is not None:
             now = frame()
@@ -446,6 +458,18 @@ class BanduView(GameView):
             self.ghost = (tuple(position), tuple(orientation))                       # type: ignore[assignment]
             self._changed()
         self._refresh_hud_text_only()
+
+    def _follow_outcome(self) -> Any:
+        """The outcome in progress; when the one played back is over, keep where its pieces
+        ended (a fallen tower that stays on the table, in a solo game, is drawn that way)."""
+        pending = self.controller.outcome_in_progress()
+        if pending is not self._pending:
+            timeline = getattr(self._pending, "timeline", None)
+            frames = timeline.at(timeline.end) if timeline is not None else None
+            if frames is not None:
+                self._fallen_frame = dict(frames[0])
+            self._pending = pending
+        return pending
 
     def _refresh_hud_text_only(self) -> None:
         head, sub = self._auction_text(self.bandu)
