@@ -8,8 +8,8 @@ Run it on a virtual screen, which has no vsync, with Mesa's software renderer (l
 
 Options: --seconds S (measured per scene, default 4), --json, --size WxH (default 1280x720),
 --redraw (also the two Bandu scenes with the 3D picture drawn again every frame, as without
-the off-screen cache), --screenshot PATH (a PNG of a collapse half way, 2 simulated seconds
-after the release, taken after the measurements).
+the off-screen cache), --screenshot PATH (a PNG of a collapse half way, 2.8 simulated
+seconds after the release, taken after the measurements).
 
 A frame is what the event loop does, with no frame cap: the window's events, the top screen's
 clock tick with the real time since the last frame (window._tick), on_draw, flip.
@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a c
 TOWER_PIECES = 19                          # on the foundation: a tower of 20 pieces
 KNOCKER = ("roof-block", 0.0, 0.0, 90.0)   # piece, x mm, y mm, yaw degrees
 DROP_MM = 30.0                             # a piece this much lower than it stood came down
-SCREENSHOT_AT_S = 2.0                      # simulated seconds into the collapse
+SCREENSHOT_AT_S = 2.8                      # simulated seconds into the collapse
 
 
 @dataclass

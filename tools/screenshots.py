@@ -1,6 +1,10 @@
-"""Regenerate the screenshots in docs/ (run under a display, e.g. `xvfb-run -a python tools/screenshots.py`).
+"""Regenerate the screenshots in docs/ (run under a display, e.g.
+`xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python tools/screenshots.py`).
 
-Plays a few seeded moves of Tanbo so the picture shows a game in progress with a removal preview.
+Tanbo: a few seeded moves, so the picture shows a game in progress with a removal preview.
+Bandu: a three-player game after a few seeded placements (the table), a person's answer to an
+auction to refuse (the auction), and tools/measure_bandu_fps.py's 20-piece tower collapsing,
+two simulated seconds in (the collapse).
 """
 
 from __future__ import annotations
@@ -36,7 +40,41 @@ def main() -> None:
     window.dispatch_event("on_mouse_motion", *screen.view.grid.to_pixel(target.x, target.y), 0, 0)
     window.pump(3)
     window.take_screenshot(DOCS / "screenshot-tanbo.png")
+    bandu_screenshots(window, app)
     window.close()
+
+
+def bandu_screenshots(window, app) -> None:
+    from measure_bandu_fps import build_tower, collapse_once, settle_view
+
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+    from simulator.games.bandu.ai import LEVELS, BanduAgent
+    from simulator.games.bandu.rules import Offer
+    from simulator.render.screenshot import save_png
+
+    seats = [Seat(PERSON), Seat(PERSON), Seat(COMPUTER, "ai:medium")]
+    app.start_game("bandu", {}, seats, seed=11)          # the first auction: Player 2 to answer
+    screen = window.active_screen
+    screen.view.submit(Offer("pyramid-square", "refuse"))
+    settle_view(window, screen.view)
+    save_png(DOCS / "screenshot-bandu-auction.png")
+
+    app.start_game("bandu", {}, seats, seed=11)          # three placements on
+    screen = window.active_screen
+    controller, view = screen.controller, screen.view
+    stand_ins = [BanduAgent(LEVELS["medium"]) for _ in range(2)]   # play the people's turns, seeded
+    rng = random.Random(11)
+    while (controller.state.placements < 3 or controller.state.phase != "offer"
+           or controller.current_player() != 0):
+        if controller.is_over() or not all(controller.state.alive):
+            raise SystemExit("a tower of the seeded game fell before the picture; pick another seed")
+        if controller.is_person_turn():
+            controller.submit(stand_ins[controller.current_player()].choose(controller.state, rng))
+        controller.play_computer_moves()
+    screen.toast.show("", seconds=0.0)
+    settle_view(window, view)
+    save_png(DOCS / "screenshot-bandu-table.png")
+    collapse_once(window, app, build_tower(), None, screenshot=DOCS / "screenshot-bandu-collapse.png")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@
 Towers stand where the referee puts them (referee.tower_axes). A player sits at the table's edge
 in front of their tower: the near edge (-y) for a tower on or in front of the middle line, the
 far edge (+y) for the back row beyond four players. The reserve lies at both ends of the table,
-beyond every tower's reach, packed in columns by each piece's footprint.
+beyond every tower's reach, packed in columns by each piece's footprint; the piece up for
+auction is shown in the middle, where everyone sees it.
 """
 
 from __future__ import annotations
@@ -36,6 +37,14 @@ def seat_places(axes: Sequence[tuple[float, float]]) -> list[SeatPlace]:
         places.append(SeatPlace((x, y), facing, (x + 0.09, y - facing * BEAN_PILE_M),
                                 (x, y - facing * (BEAN_PILE_M + 0.06))))
     return places
+
+
+def auction_spot(axes: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """Where the piece up for auction is shown: the middle of the table's free side (one row of
+    towers), or between the two rows."""
+    if all(abs(y) < 1e-9 for _, y in axes):
+        return (0.0, 0.24)
+    return (0.0, 0.0)
 
 
 def bean_offsets(count: int) -> list[tuple[float, float, float, float]]:

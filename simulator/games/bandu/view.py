@@ -44,7 +44,13 @@ from simulator.games.bandu.rules import (
     Place,
     Respond,
 )
-from simulator.games.bandu.table_layout import SeatPlace, bean_offsets, reserve_slots, seat_places
+from simulator.games.bandu.table_layout import (
+    SeatPlace,
+    auction_spot,
+    bean_offsets,
+    reserve_slots,
+    seat_places,
+)
 from simulator.physics.placement import most_stable_orientation
 from simulator.physics.table import TABLE_HALF_EXTENTS_M
 from simulator.pieces.meshes import load_piece
@@ -217,6 +223,7 @@ class BanduView(GameView):
         self._out_said: set[int] = set()        # for Ctrl+wheel: the wheel event has no modifiers
         n = self.state.num_players
         self.places: list[SeatPlace] = seat_places(tower_axes(n))
+        self.auction_spot = auction_spot(tower_axes(n))
         self.panel = shapes.RoundedRectangle(0, 0, 10, 10, radius=10, segments=6, color=(26, 20, 16, 215),
                                              batch=self.batch, group=G_HUD)
         self.headline = label("", size=14, batch=self.batch, group=G_HUD_TEXT, bold=True, anchor_x="center")
@@ -490,19 +497,17 @@ class BanduView(GameView):
             for piece, pose in live.items():
                 if piece not in self.tower_poses:
                     items.append(self._piece(piece, pose, moving=True))
-        offered = state.auction.piece if state.auction is not None else None
         for piece, (position, orientation) in self.slots.items():
             if live is not None and piece in live:
                 continue
-            if piece == offered and state.phase == "place" and (self.held is not None or live is not None):
-                continue
-            lift = 0.0
-            if piece == offered or piece == self.chosen:
-                lift = LIFT_M
-            elif piece == self.hovered:
-                lift = 0.012
+            lift = LIFT_M if piece == self.chosen else 0.012 if piece == self.hovered else 0.0
             items.append(self._piece(piece, ((position[0], position[1], position[2] + lift), orientation),
-                                     bright=piece in (self.hovered, self.chosen, offered)))
+                                     bright=piece in (self.hovered, self.chosen)))
+        offered = state.auction.piece if state.auction is not None else None
+        if (offered is not None and offered not in self.tower_poses and self.held is None
+                and live is None):                    # up for auction: in the middle of the table
+            orientation, height, _ = _lying(offered.split("#", 1)[0])
+            items.append(self._piece(offered, ((*self.auction_spot, height + LIFT_M), orientation), bright=True))
         if self.held is not None:
             held_pose = self._held_pose()
             items.append(self._piece(self.held.place.piece, held_pose))
