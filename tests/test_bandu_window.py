@@ -98,6 +98,15 @@ def test_a_refuse_auction_a_placement_by_mouse_and_the_physics_verdict(gui, tmp_
     offer(window, view, "cube-large", "To refuse")
     assert controller.state.phase == "refuse" and controller.current_player() == 1
     assert view.headline.text == "Auction to refuse: cube-large"
+    pump_until(window, lambda: not view.camera.gliding)
+    window.pump(2)
+    image = pixels()
+    # the piece up for auction stands lit in the middle of the table, the bar above has buttons
+    x, y = screen_point(view, (*view.auction_spot, 0.045))
+    spot = image[image.shape[0] - int(y) - 2:image.shape[0] - int(y) + 2, int(x) - 2:int(x) + 2]
+    assert spot.mean() > TABLE_BROWN.mean() + 40, "the piece up for auction is not shown"
+    bar = image[:110, 200:740]
+    assert bar.std() > 15, "the auction bar is empty"
     press_button(window, view, "Refuse (1 bean)")              # P2 pays a bean, the piece comes back
     assert controller.state.beans == [5, 4]
     press_button(window, view, "Accept")                         # P1 takes it: they place it
@@ -176,3 +185,22 @@ def test_a_computer_turn_runs_while_frames_keep_coming(gui):
     assert frames > 10                                           # it thought, the window drew on
     assert longest < 1.0, f"a frame took {longest:.2f} s while the computer played"
     assert any(entry.player == 0 for entry in controller.history)
+
+
+def test_play_bandu_from_the_command_line_seats_people_and_computers(x_display, tmp_path, monkeypatch):
+    from simulator.app.main import build_app
+
+    monkeypatch.setenv("BANDU_SIM_HOME", str(tmp_path))
+    window, app = build_app(game="bandu", players=["person", "ai:easy", "ai:medium"],
+                            settings={"beans": 3})
+    try:
+        window.pump(2)
+        screen = window.top
+        assert screen.title == "game" and type(screen.view).__name__ == "BanduView"
+        seats = screen.controller.seats
+        assert [s.kind for s in seats] == ["person", "computer", "computer"]
+        assert [s.agent for s in seats[1:]] == ["ai:easy", "ai:medium"]
+        assert screen.controller.state.beans == [3, 3, 3]
+    finally:
+        app.shutdown()
+        window.close()
