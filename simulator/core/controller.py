@@ -308,7 +308,11 @@ class TurnController:
     # --- undo ------------------------------------------------------------------------------------
     def undo_target(self, seat: int | None = None) -> int | None:
         """Index in history of the move an undo would take back, or None if none may be.
-        `seat`: only a move of that seat may be taken back (a person at a shared machine)."""
+        `seat`: only a move of that seat may be taken back (a person at a shared machine).
+        Nothing while an outcome is being resolved: a view may already be showing it (a tower
+        falling), and a move whose result has been seen cannot be taken back."""
+        if self.state.current_player() == OUTCOME:
+            return None
         for index in range(len(self.history) - 1, -1, -1):
             entry = self.history[index]
             if entry.reveal or entry.player < 0:
