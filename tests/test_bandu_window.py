@@ -97,7 +97,7 @@ def test_a_refuse_auction_a_placement_by_mouse_and_the_physics_verdict(gui, tmp_
 
     offer(window, view, "cube-large", "To refuse")
     assert controller.state.phase == "refuse" and controller.current_player() == 1
-    assert view.headline.text == "Auction to refuse: cube-large"
+    assert view.bar.headline.text == "Auction to refuse: cube-large"
     pump_until(window, lambda: not view.camera.gliding)
     window.pump(2)
     image = pixels()
