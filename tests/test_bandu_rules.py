@@ -215,7 +215,7 @@ def test_a_chain_is_built_in_order_by_every_seat():
 @pytest.mark.parametrize("settings, message", [
     ({"players": 9}, "2 to 8 players"), ({"beans": 11}, "beans must be 0 to 10"),
     ({"auctions": "silent"}, "auctions must be"), ({"variant": "speed"}, "variant must be"),
-    ({"reserve": 0}, "reserve must be 1 to 48"), ({"first": 5}, "first must be a seat"),
+    ({"reserve": 0}, "reserve must be 1 to 48"), ({"first": 5}, "the first player must sit at one of the 2 seats"),
     ({"variant": "solo", "players": 2}, "1 to 1 players"), ({"chain": ["nope"], "variant": "chain"},
                                                             "unknown piece"),
 ])

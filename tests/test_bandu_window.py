@@ -187,7 +187,7 @@ def test_a_computer_turn_runs_while_frames_keep_coming(gui):
     assert any(entry.player == 0 for entry in controller.history)
 
 
-def test_play_bandu_from_the_command_line_seats_people_and_computers(x_display, tmp_path, monkeypatch):
+def test_play_bandu_from_the_command_line_seats_people_and_computers(gui, tmp_path, monkeypatch):
     from simulator.app.main import build_app
 
     monkeypatch.setenv("BANDU_SIM_HOME", str(tmp_path))
@@ -204,3 +204,25 @@ def test_play_bandu_from_the_command_line_seats_people_and_computers(x_display, 
     finally:
         app.shutdown()
         window.close()
+        gui[0].switch_to()              # the module's window draws on in its own GL context
+
+
+def test_settings_the_game_refuses_are_said_and_the_new_game_screen_stays(gui):
+    from window_driver import button_named, click_on
+
+    window, app = gui
+    app.show_menu()
+    app.open_new_game("bandu")
+    screen = window.top
+    window.pump(2)
+    first_row = next(row for setting, row in screen.setting_rows if setting.name == "first")
+    click_on(window, next(b for b in first_row.options if b.text.text == "5"))   # 2 players: no seat 5
+    click_on(window, button_named(screen, "Start"))
+    window.pump(2)
+    assert window.top is screen and screen.title == "new game"
+    assert "first player must sit at one of the 2 seats" in screen.toast.message
+    click_on(window, button_named(screen, "Solo (one player)"))
+    click_on(window, next(b for b in first_row.options if b.text.text == "1"))
+    click_on(window, button_named(screen, "Start"))               # a solo game of two
+    window.pump(2)
+    assert window.top is screen and "solo game is for 1 to 1 players" in screen.toast.message

@@ -85,13 +85,20 @@ class App:
         self.window.push(GameScreen(self.window, self, controller))
 
     # --- games ------------------------------------------------------------------------------------
-    def start_game(self, game: str, settings: dict, seats: list[Seat], seed: int | None = None) -> None:
+    def start_game(self, game: str, settings: dict, seats: list[Seat], seed: int | None = None) -> bool:
+        """Start a game and show it; settings the game refuses (a first player beyond the seats,
+        a solo game of three) are said on the current screen, which stays. True when started."""
         seed = random.SystemRandom().randrange(2**31) if seed is None else seed
-        autosave = storage.new_autosave_path(game)
-        controller = TurnController(game, settings, seats, seed=seed, autosave_path=autosave,
-                                    computer_delay=COMPUTER_DELAY, executor=self.search_pool())
+        try:
+            controller = TurnController(game, settings, seats, seed=seed,
+                                        autosave_path=storage.new_autosave_path(game),
+                                        computer_delay=COMPUTER_DELAY, executor=self.search_pool())
+        except SettingsError as error:
+            self.toast(readable_error(error), error=True)
+            return False
         storage.prune_autosaves()        # the new game's autosave is written at its first move
         self._show_game(controller)
+        return True
 
     def _read(self, name: str, read: Callable[[], T]) -> T | None:
         """Run `read` (the loading of a save); on a bad file say why on the current screen and

@@ -25,8 +25,8 @@ def _settings() -> tuple[Setting, ...]:
                                        Choice("Chain (a seeded list)", {"variant": "chain"}))),
         Setting("reserve", "Reserve", tuple(Choice(f"{n} pieces", {"reserve": n})
                                             for n in (48, 36, 24, 12))),
-        Setting("first", "First player", tuple(Choice(f"Seat {n + 1}", {"first": n})
-                                               for n in range(rules.MAX_PLAYERS))),
+        Setting("first", "First player (seat)", tuple(Choice(str(n + 1), {"first": n})
+                                                      for n in range(rules.MAX_PLAYERS))),
     )
 
 

@@ -689,7 +689,8 @@ def _check_settings(players: int, beans: int, auctions: str, variant: str, reser
     if not isinstance(reserve, int) or isinstance(reserve, bool) or not 1 <= reserve <= len(BUILDING_PIECES):
         raise SettingsError(f"reserve must be 1 to {len(BUILDING_PIECES)} pieces, not {shown(reserve)}")
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
-        raise SettingsError(f"first must be a seat from 0 to {players - 1}, not {shown(first)}")
+        raise SettingsError(f"the first player must sit at one of the {players} seats (first = 0 to "
+                            f"{players - 1}), not {shown(first)}")
     if variant == "chain" and not chain:
         raise SettingsError("the chain variant needs a chain of pieces (a scene file or a seed)")
     unknown = [p for p in chain if p.split("#")[0] not in BUILDING_PIECES and p.split("#")[0] != "base"]

@@ -19,6 +19,7 @@ import numpy as np
 from pyglet import gl
 from pyglet.math import Mat4, Vec3
 
+from simulator.games.bandu.rotations import quat_multiply, rotation_matrix
 from simulator.games.bandu.table_layout import SeatPlace, bean_offsets
 from simulator.physics.placement import most_stable_orientation
 from simulator.physics.table import TABLE_HALF_EXTENTS_M
@@ -52,21 +53,6 @@ def piece_surface(piece: str) -> Surface:
     return Surface(material.colour, grain=material.grain,
                    grain_axis=axis_vector(str(asset.facts.get("grain_axis", "x"))),
                    ring_spacing=0.0035, gloss=0.75 if material.glossy else 0.15)
-
-
-def quat_multiply(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, float, float, float]:
-    ax, ay, az, aw = a
-    bx, by, bz, bw = b
-    return (aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz)
-
-
-def rotation_matrix(quaternion: tuple[float, ...]) -> np.ndarray:
-    """The 3x3 rotation matrix of a quaternion (x, y, z, w)."""
-    x, y, z, w = quaternion
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
 
 
 @cache
@@ -136,6 +122,28 @@ def ray_hits_box(origin: Vec3, direction: Vec3, pose: Pose3, mesh: MeshData) -> 
     if near > far or far < 0:
         return None
     return float(max(near, 0.0))
+
+
+def ray_hits_piece(origin: Vec3, direction: Vec3, pose: Pose3, mesh: MeshData) -> float | None:
+    """How far along the ray it meets the piece's surface (its triangles), or None."""
+    if ray_hits_box(origin, direction, pose, mesh) is None:
+        return None
+    rotation = rotation_matrix(pose[1])
+    o = rotation.T @ (np.array(tuple(origin)) - np.array(pose[0]))
+    d = rotation.T @ np.array(tuple(direction))
+    corners = mesh.positions[mesh.indices.reshape(-1, 3)].astype(float)     # (triangles, 3, 3)
+    edge1, edge2 = corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]
+    p = np.cross(d, edge2)
+    det = np.einsum("ij,ij->i", edge1, p)
+    usable = np.abs(det) > 1e-12
+    inverse = np.where(usable, 1.0 / np.where(usable, det, 1.0), 0.0)
+    to_origin = o - corners[:, 0]
+    u = np.einsum("ij,ij->i", to_origin, p) * inverse
+    q = np.cross(to_origin, edge1)
+    v = (q @ d) * inverse
+    t = np.einsum("ij,ij->i", edge2, q) * inverse
+    hits = usable & (u >= 0) & (v >= 0) & (u + v <= 1) & (t > 0)
+    return float(t[hits].min()) if hits.any() else None
 
 
 class TableScene:

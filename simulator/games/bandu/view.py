@@ -14,7 +14,7 @@ A person's turn, by phase:
   top; Q/E turn it about the vertical, R/F and Z/C tilt it (Shift: fine steps), Ctrl+wheel
   raises or lowers it, a ghost shows where it would first touch (games/bandu/preview.py: pure
   geometry, never an outcome) and a left click releases it there, at rest.
-The camera: right drag orbits, middle drag (or Shift+right drag) pans, the wheel zooms, Tab
+The camera: right drag orbits, middle drag (or Shift+right drag) pans, the wheel zooms, T
 flies to the tower in play, Home back to the whole table.
 """
 
@@ -33,6 +33,12 @@ from simulator.core.state import OUTCOME
 from simulator.games.bandu.auction_bar import AuctionBar
 from simulator.games.bandu.preview import LandingPreview, held_orientation
 from simulator.games.bandu.referee import tower_axes
+from simulator.games.bandu.rotations import (
+    euler_quaternion,
+    quat_multiply,
+    quaternion_euler,
+    rotation_matrix,
+)
 from simulator.games.bandu.rules import (
     ACQUIRE,
     REACH_MM,
@@ -55,8 +61,7 @@ from simulator.games.bandu.table_scene import (
     blend_poses,
     lying,
     piece_mesh,
-    ray_hits_box,
-    rotation_matrix,
+    ray_hits_piece,
 )
 from simulator.render.camera import OrbitCamera
 from simulator.render.game_view import GameView, ViewContext
@@ -76,10 +81,6 @@ class Held:
     hover_m: float = 0.06
 
 
-def _wrap(angle: float) -> float:
-    return (angle + 180.0) % 360.0 - 180.0 if abs(angle) > 180.0 else angle
-
-
 class BanduView(GameView):
     rules_summary = (
         "Each turn the auctioneer picks a piece from the reserve and auctions it. To refuse: "
@@ -94,14 +95,14 @@ class BanduView(GameView):
         ("Click", "pick a reserve piece; release the held piece"),
         ("1, 2, 3", "the auction buttons in order"),
         ("Q / E", "turn the held piece about the vertical"),
-        ("R / F", "tilt it forward / back"),
-        ("Z / C", "tilt it left / right"),
+        ("R / F", "tilt it away from you / towards you"),
+        ("Z / C", "tilt it to your left / right"),
         ("Shift", "with Q E R F Z C: fine steps"),
         ("Ctrl+wheel", "hold the piece higher or lower"),
         ("Right drag", "orbit the camera"),
         ("Middle drag", "pan (or Shift+right drag)"),
         ("Wheel", "zoom"),
-        ("Tab", "fly to the tower in play"),
+        ("T", "fly to the tower in play"),
         ("Home", "the whole table"),
     )
 
@@ -118,6 +119,7 @@ class BanduView(GameView):
         self.tower_poses: dict[str, Pose3] = {}
         self.slots: dict[str, Pose3] = {}
         self._ghost_dirty = False
+        self.released: tuple[str, Pose3] | None = None   # a placement's piece awaiting its physics
         self._last_frame: Any = None
         self._pending: Any = None                # the outcome being played back
         self._fallen_frame: dict[str, tuple[float, ...]] = {}
@@ -170,6 +172,7 @@ class BanduView(GameView):
         resting = {piece: lying(piece) for piece in state.reserve}
         centres = reserve_slots(state.reserve, lambda piece: resting[piece][2])
         self.slots = {piece: ((x, y, resting[piece][1]), resting[piece][0]) for piece, (x, y) in centres.items()}
+        self.released = self._released(state)
         if state.phase != "place" or not self._my_turn():
             self.held, self.ghost = None, None
             self.hint = ""
@@ -184,6 +187,17 @@ class BanduView(GameView):
         self._focus_on_play()
         self._refresh_hud()
         self.scene.changed()
+
+    def _released(self, state: BanduState) -> tuple[str, Pose3] | None:
+        """While a placement waits for its physics (or in a replay, which shows no physics): the
+        piece where it was released, lowered until it touches."""
+        request = state.outcome_request()
+        if request.get("kind") != "placement":
+            return None
+        place = Place(request["piece"], request["x_mm"], request["y_mm"], request["yaw_deg"],
+                      request["roll_deg"], request["pitch_deg"])
+        position, orientation = self.preview.landing(state, request["seat"], place)
+        return place.piece, (tuple(position), tuple(orientation))               # type: ignore[return-value]
 
     def _say_verdict(self) -> None:
         """A physics result just applied: say it in the message line, once."""
@@ -367,9 +381,11 @@ class BanduView(GameView):
             lift = LIFT_M if piece == self.chosen else 0.012 if piece == self.hovered else 0.0
             items.append(scene.piece(piece, ((position[0], position[1], position[2] + lift), orientation),
                                      bright=piece in (self.hovered, self.chosen)))
+        if self.released is not None and live is None:   # released, its physics not shown yet
+            items.append(scene.piece(self.released[0], self.released[1]))
         offered = state.auction.piece if state.auction is not None else None
         if (offered is not None and offered not in self.tower_poses and self.held is None
-                and live is None):                    # up for auction: in the middle of the table
+                and live is None and self.released is None):   # up for auction: mid-table
             orientation, height, _ = lying(offered.split("#", 1)[0])
             items.append(scene.piece(offered, ((*self.auction_spot, height + LIFT_M), orientation), bright=True))
         if self.held is not None:
@@ -420,7 +436,7 @@ class BanduView(GameView):
             pose = self.slots.get(piece) or self.tower_poses.get(piece)
             if pose is None:
                 continue
-            distance = ray_hits_box(origin, direction, pose, piece_mesh(piece.split("#", 1)[0]))
+            distance = ray_hits_piece(origin, direction, pose, piece_mesh(piece.split("#", 1)[0]))
             if distance is not None and distance < nearest:
                 best, nearest = piece, distance
         return best
@@ -498,17 +514,17 @@ class BanduView(GameView):
         self._keys_down.add(symbol)
         if not self.enabled:
             return None
-        if self.held is not None and symbol in _TURNS:
-            step = FINE_STEP if modifiers & key.MOD_SHIFT else TURN_STEP
-            field_name, sign = _TURNS[symbol]
-            place = self.held.place
-            value = _wrap(getattr(place, field_name) + sign * step)
-            self.held = replace(self.held, place=replace(place, **{field_name: value}))  # type: ignore[arg-type]
+        if self.held is not None and symbol in _TURNS and not modifiers & (key.MOD_CTRL | key.MOD_COMMAND):
+            axis, sign = _TURNS[symbol]
+            if axis != 2:                        # tilts as the player at that seat sees them
+                sign *= self.places[self.bandu.placer].facing
+            step = (FINE_STEP if modifiers & key.MOD_SHIFT else TURN_STEP) * sign
+            self.held = replace(self.held, place=_turned(self.held.place, axis, step))
             self._ghost_dirty = True
             return True
         if symbol in (key._1, key._2, key._3) and self.bar.press(symbol - key._1):
             return True
-        if symbol == key.TAB:
+        if symbol == key.T and not modifiers & (key.MOD_CTRL | key.MOD_COMMAND):
             seat = self.bandu.placer if self.bandu.phase == "place" else self.bandu.auctioneer
             self.focus_tower(max(seat, 0))
             return True
@@ -527,7 +543,7 @@ class BanduView(GameView):
         if not state.alive[seat]:
             return "out"
         pieces = len(state.towers[seat]) - (0 if state.variant == "challenge" else 1)
-        return f"{state.beans[seat]} beans · {pieces} on the tower"
+        return f"{_count(state.beans[seat], 'bean')} · {_count(pieces, 'piece')}"
 
     def prompt(self) -> str:
         state = self.bandu
@@ -570,5 +586,19 @@ def _count(n: int, word: str) -> str:
 
 
 _CTRL_KEYS = {key.LCTRL, key.RCTRL, key.LCOMMAND, key.RCOMMAND}
-_TURNS = {key.Q: ("yaw_deg", 1.0), key.E: ("yaw_deg", -1.0), key.R: ("pitch_deg", 1.0),
-          key.F: ("pitch_deg", -1.0), key.Z: ("roll_deg", -1.0), key.C: ("roll_deg", 1.0)}
+# a turn of the held piece about one of the table's axes, whatever turns it has had: z (Q, E),
+# x (R, F: its top away from or towards the player in front of the tower, at -y) or y (Z, C:
+# its top to their left or right)
+_TURNS = {key.Q: (2, 1.0), key.E: (2, -1.0), key.R: (0, -1.0), key.F: (0, 1.0),
+          key.Z: (1, -1.0), key.C: (1, 1.0)}
+
+
+def _turned(place: Place, axis: int, degrees: float) -> Place:
+    """`place` turned by `degrees` about the table's axis 0 (x), 1 (y) or 2 (z)."""
+    half = math.radians(degrees) / 2
+    step = [0.0, 0.0, 0.0, math.cos(half)]
+    step[axis] = math.sin(half)
+    now = euler_quaternion(place.roll_deg, place.pitch_deg, place.yaw_deg)
+    roll, pitch, yaw = quaternion_euler(quat_multiply(tuple(step), now))
+    return replace(place, roll_deg=round(roll, 6) + 0.0, pitch_deg=round(pitch, 6) + 0.0,
+                   yaw_deg=round(yaw, 6) + 0.0)
