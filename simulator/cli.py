@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 from simulator.core.errors import SimulatorError, UsageError
 from simulator.core.text import printable, shown
+from simulator.studies.limits import DEFAULT_TRIALS, MAX_ORDERINGS, MAX_TRIALS
 
 
 class _Parser(argparse.ArgumentParser):
@@ -61,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     play = sub.add_parser("play", help="open the window (the menu, or straight into GAME)")
-    play.add_argument("game", nargs="?", help="tanbo (more games are coming)")
+    play.add_argument("game", nargs="?", help="bandu or tanbo (the menu when none is given)")
     play.add_argument("--players", default=None, metavar="A,B,...",
                       help="start GAME at once with these players: person (someone at this "
                            "machine), random, or the game's computer players as selfplay spells "
@@ -97,14 +98,31 @@ def build_parser() -> argparse.ArgumentParser:
                     "any expectation fails, 0 when all hold (docs/SCENES.md).")
     stability.add_argument("scenes", nargs="+", metavar="SCENE", help="TOML scene files")
     stability.add_argument("--json", action="store_true", help="print the report as JSON")
-    stability.add_argument("--tremor-mm", type=float, metavar="MM",
-                           help="hand tremor: standard deviation of the release point across the "
-                                "table, mm (overrides the scene's [tremor])")
-    stability.add_argument("--tremor-deg", type=float, metavar="DEG",
-                           help="hand tremor: standard deviation of the release tilt and turn, "
-                                "degrees (overrides the scene's [tremor])")
+    stability.add_argument("--tremor-mm", "--noise-mm", dest="tremor_mm", type=float, metavar="MM",
+                           help="hand tremor (release noise): standard deviation of the release "
+                                "point across the table, mm (overrides the scene's [tremor])")
+    stability.add_argument("--tremor-deg", "--noise-deg", dest="tremor_deg", type=float,
+                           metavar="DEG",
+                           help="hand tremor (release noise): standard deviation of the release "
+                                "tilt and turn, degrees (overrides the scene's [tremor])")
     stability.add_argument("--seed", type=bounded_int(0, MAX_SEED),
-                           help="the tremor's seed (overrides the scene's)")
+                           help="the tremor's seed (overrides the scene's); in a study, trial t "
+                                "uses S + t")
+    study = stability.add_argument_group(
+        "studies", "any of these makes a study: every tower built many times, each ordering's "
+                   "verdict a probability of standing with a 95 percent interval (README)")
+    study.add_argument("--orderings", metavar="given|permutations|random:N",
+                       help=f"orders of a tower's pieces to judge: its own (default), every "
+                            f"distinct one (at most {MAX_ORDERINGS}), or N seeded at random")
+    study.add_argument("--trials", type=bounded_int(1, MAX_TRIALS), metavar="T",
+                       help=f"builds of each ordering, each with its own seed (1-{MAX_TRIALS}, "
+                            f"default {DEFAULT_TRIALS})")
+    study.add_argument("--workers", type=bounded_int(1, MAX_WORKERS), metavar="K",
+                       help="processes to use (1 up to the cores available)")
+    study.add_argument("--oversubscribe", action="store_true",
+                       help="allow more workers than cores")
+    study.add_argument("--report", metavar="DIR",
+                       help="write an HTML report and the raw results (CSV, JSON) into DIR")
 
     pieces = sub.add_parser("pieces", help="the 54-piece catalogue")
     pieces.add_argument("--json", action="store_true")
@@ -140,13 +158,7 @@ def _cmd_selfplay(args) -> int:
     players = _players(spec)
     settings = dict(_parse_setting(s) for s in args.setting)
     info = check_selfplay(args.game, players, settings)
-    workers = args.workers
-    cores = os.cpu_count() or 1
-    if workers > cores and not args.oversubscribe:
-        print(f"bandu-sim: note: --workers {workers} capped at the {cores} cores available "
-              "(--oversubscribe to use more)", file=sys.stderr)
-        workers = cores
-    report = selfplay(info.name, args.games, args.seed, players, settings, workers=workers,
+    report = selfplay(info.name, args.games, args.seed, players, settings, workers=_workers(args),
                       progress=ProgressBar(f"{info.name} selfplay"))
     if args.json:
         print(json.dumps(report, indent=1))
@@ -156,6 +168,17 @@ def _cmd_selfplay(args) -> int:
         lengths = [g["length"] for g in report["games"]]
         print(f"mean length {sum(lengths) / len(lengths):.1f} moves")
     return 0
+
+
+def _workers(args) -> int:
+    """--workers, capped at the cores available unless --oversubscribe (with a note)."""
+    workers = args.workers or 1
+    cores = os.cpu_count() or 1
+    if workers > cores and not args.oversubscribe:
+        print(f"bandu-sim: note: --workers {workers} capped at the {cores} cores available "
+              "(--oversubscribe to use more)", file=sys.stderr)
+        workers = cores
+    return workers
 
 
 def _tremor_override(args, scene):
@@ -185,22 +208,33 @@ def _cmd_stability(args) -> int:
     from simulator.physics.stability import check_expectations, format_reports, run_scene
     from simulator.progress import ProgressBar
 
+    study = any(value is not None for value in (args.orderings, args.trials, args.workers,
+                                                args.report))
+    if study:
+        from simulator.studies import command
+
+        command.check_study_options(args)   # before the scenes load: nothing is half-done
     scenes = [load_scene(path) for path in args.scenes]  # every file checked before any runs
     tremors = [_tremor_override(args, scene) for scene in scenes]
-    progress = ProgressBar("stability")
+    if study:
+        noise_given = args.tremor_mm is not None or args.tremor_deg is not None
+        tremors = [command.study_tremor(scene, tremor, noise_given)
+                   for scene, tremor in zip(scenes, tremors, strict=True)]
+        return command.run_study_command(args, scenes, tremors, _workers(args))
     reports, failures, expecting, failed_scenes = [], [], 0, 0
-    for index, (scene, tremor) in enumerate(zip(scenes, tremors, strict=True)):
-        progress(index, len(scenes), scene.name)
-        report = run_scene(scene, tremor=tremor, seed=args.seed)
-        reports.append(report)
-        for warning in report.warnings:
-            print(f"bandu-sim: warning: {warning}", file=sys.stderr)
-        if scene.expect.expects_anything:
-            expecting += 1
-            problems = check_expectations(scene, report)
-            failed_scenes += bool(problems)
-            failures += [f"{scene.path}: {problem}" for problem in problems]
-    progress(len(scenes), len(scenes), "done")
+    with ProgressBar("stability", unit="scene") as progress:
+        for index, (scene, tremor) in enumerate(zip(scenes, tremors, strict=True)):
+            progress(index, len(scenes), scene.name)
+            report = run_scene(scene, tremor=tremor, seed=args.seed)
+            reports.append(report)
+            for warning in report.warnings:
+                print(f"bandu-sim: warning: {warning}", file=sys.stderr)
+            if scene.expect.expects_anything:
+                expecting += 1
+                problems = check_expectations(scene, report)
+                failed_scenes += bool(problems)
+                failures += [f"{scene.path}: {problem}" for problem in problems]
+        progress(len(scenes), len(scenes), "done")
     if args.json:
         print(json.dumps({"scenes": [r.as_dict() for r in reports],
                           "expectations": {"scenes_checked": expecting, "failed": failures}},

@@ -213,9 +213,10 @@ def commands_stop_before_work(monkeypatch):
     import simulator.physics.stability as stability
     import simulator.pieces.meshes as meshes
     import simulator.selfplay as selfplay_module
+    import simulator.studies.study as study
 
     for module, name in ((app_main, "run_app"), (selfplay_module, "selfplay"), (stability, "run_scene"),
-                         (bench, "run_benchmarks"), (meshes, "write_assets")):
+                         (bench, "run_benchmarks"), (meshes, "write_assets"), (study, "run_study")):
         monkeypatch.setattr(module, name, _stand_in)
 
 
@@ -242,10 +243,11 @@ SCENE_FILES = ["scenes/examples/six-towers.toml", "scenes/validation/does-not-ex
 argv_values = (text | st.integers(-10**30, 10**30).map(str) | st.sampled_from(
     ["0", "1", "2", "-1", "800", "100000", "1e3", "nan", "inf", "²", "tanbo", "bandu", "peek", "random",
      "mcts", "mcts:strong", "mcts:godlike", "random,random", ",,,", "size=7", "width=5", "self=1",
-     "players=3", "colour=red", "start=classic", "size=99999999999999999999999"] + SCENE_FILES))
+     "players=3", "colour=red", "start=classic", "size=99999999999999999999999", "permutations",
+     "random:3", "random:0", "given", "/proc/report"] + SCENE_FILES))
 options = st.sampled_from(["--games", "--seed", "--players", "--setting", "--workers", "--json",
                            "--size", "--load", "--tremor-mm", "--tremor-deg", "--quick", "--oversubscribe",
-                           "--help"])
+                           "--help", "--noise-mm", "--noise-deg", "--orderings", "--trials", "--report"])
 commands = st.sampled_from(["play", "selfplay", "stability", "pieces", "bench", "build-meshes", "frob", ""])
 command_lines = st.builds(lambda c, rest: [c, *rest] if c else rest, commands,
                           st.lists(options | argv_values, max_size=7))

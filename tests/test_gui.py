@@ -55,10 +55,10 @@ def test_menu(gui):
     pixels = frame(window)
     assert window.active_screen.title == "menu"
     assert distinct_colours(pixels) > 50                           # text, buttons, not a blank fill
-    assert share(pixels, lambda r, g, b: (r > 200) & (g > 140) & (b < 110)) > 0.005   # the brass Tanbo button
+    assert share(pixels, lambda r, g, b: (r > 200) & (g > 140) & (b < 110)) > 0.005   # the brass game buttons
     texts = [b.text.text for b in window.active_screen.buttons]
-    assert "Tanbo" in texts and "Bandu  (coming)" in texts
-    assert not [b for b in window.active_screen.buttons if b.text.text == "Bandu  (coming)"][0].enabled
+    assert "Bandu" in texts and "Tanbo" in texts and "Bunko  (coming)" in texts
+    assert not [b for b in window.active_screen.buttons if b.text.text == "Bunko  (coming)"][0].enabled
 
 
 def test_new_game_screen_and_start(gui):

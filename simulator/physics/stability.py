@@ -199,7 +199,8 @@ def _tilt_deg(before: Quat, after: Quat) -> float:
     return math.degrees(math.acos(max(-1.0, min(1.0, float(up_before @ up_after)))))
 
 
-def _report(world: World, tower: Tower) -> TowerReport:
+def judge_tower(world: World, tower: Tower) -> TowerReport:
+    """The verdict on a built tower as the world stands now (a later fall counts)."""
     if tower.fell_at is None and tower.fallen(world):
         tower.fell_at = len(tower.spec.placements) - 1
     pieces = []
@@ -226,7 +227,7 @@ def run_scene(scene: Scene, settings: PhysicsSettings | None = None,
                               i, scene.path)
                   for i, spec in enumerate(scene.towers)]
         world.step(round(scene.hold_seconds / world.settings.time_step))
-        reports = [_report(world, tower) for tower in towers]
+        reports = [judge_tower(world, tower) for tower in towers]
         simulated = world.seconds
     return SceneReport(scene.name, scene.path, reports, simulated, time.perf_counter() - start,
                        tremor, seed)
