@@ -269,6 +269,8 @@ class BanduView(GameView):
             return "Game over", self.result_text()
         if self.controller.current_player() == OUTCOME:
             piece = state.auction.piece if state.auction else "the piece"
+            if self.controller.outcome_in_progress() is None:      # a replay shows no physics
+                return f"{piece} released", "The next move says whether the tower stood."
             return f"{piece}: will the tower stand?", "The physics decides; wait for the tower to settle."
         auction = state.auction
         if state.phase == "offer":
