@@ -167,6 +167,27 @@ def test_a_piece_released_beside_the_tower_knocks_its_builder_out(gui):
     assert state.winners() == [1]
     assert "ball" in state.reserve                              # back to the reserve
 
+    # its replay: the release shows the ball where it landed, the last move the fall
+    app.replay_game(controller)
+    window.pump(2)
+    replay = window.top
+    assert replay.title == "replay"
+    moves = replay.replay
+    released = next(n for n, entry in enumerate(moves.moves, start=1) if entry.action.startswith("places"))
+    moves.show(released)
+    replay.view.sync()
+    window.pump(2)
+    assert replay.view.released is not None and replay.view.released[0] == "ball"
+    assert replay.view.released[1][0][2] < 0.03                 # on the table, beside the base
+    assert "released" in replay.view.bar.headline.text
+    moves.show(moves.total)
+    replay.view.sync()
+    window.pump(2)
+    assert replay.view.describe_move(moves.moves[-1].action) == "Player 1's tower fell"
+    assert pixels().std() > 20
+    window.dispatch_event("on_key_press", __import__("pyglet").window.key.ESCAPE, 0)
+    window.pump(2)
+
 
 def test_a_computer_turn_runs_while_frames_keep_coming(gui):
     from simulator.core.controller import COMPUTER, PERSON, Seat
