@@ -218,6 +218,8 @@ def test_a_chain_is_built_in_order_by_every_seat():
     ({"reserve": 0}, "reserve must be 1 to 48"), ({"first": 5}, "the first player must sit at one of the 2 seats"),
     ({"variant": "solo", "players": 2}, "1 to 1 players"), ({"chain": ["nope"], "variant": "chain"},
                                                             "unknown piece"),
+    ({"chain": ["ring", "disc", "ring"], "variant": "chain"}, "'ring' cannot be in the chain"),
+    ({"chain": ["disc", "base"], "variant": "chain"}, "'base' cannot be in the chain"),
 ])
 def test_bad_settings_say_why(settings, message):
     with pytest.raises(SettingsError, match=message):

@@ -247,3 +247,40 @@ def test_settings_the_game_refuses_are_said_and_the_new_game_screen_stays(gui):
     click_on(window, button_named(screen, "Start"))               # a solo game of two
     window.pump(2)
     assert window.top is screen and "solo game is for 1 to 1 players" in screen.toast.message
+
+
+def test_a_solo_attempt_is_stored_in_the_records_and_replays(gui, private_home):
+    from simulator.core.controller import PERSON, Seat
+    from simulator.records import RecordStore
+
+    window, app = gui
+    screen, view = start_bandu(app, window, [Seat(PERSON)], {"variant": "solo"}, seed=1)
+    controller = screen.controller
+    for piece, dy in (("cube-large", 0.0), ("ball", -0.1)):      # the ball beside the base falls
+        offer(window, view, piece, "Take it")
+        window.pump(2)
+        pump_until(window, lambda: not view.camera.gliding)
+        axis = view.places[0].axis
+        sx, sy = screen_point(view, (axis[0], axis[1] + dy, view._held_pose()[0][2]))
+        window.dispatch_event("on_mouse_motion", sx, sy, 0, 0)
+        window.pump(2)
+        click(window, sx, sy)
+        pump_until(window, lambda: controller.state.phase != "settle")
+    window.pump(3)
+    assert controller.is_over() and screen.end.visible
+    assert screen.end.title.text == "Game over"
+    assert "Score: 1 piece standing." in screen.end.body.text
+    assert "Stored in your records" in screen.end.body.text and "personal best" in screen.end.body.text
+    with RecordStore.open() as store:
+        [attempt] = store.attempts()
+    assert (attempt.kind, attempt.variant, attempt.score, attempt.fell) == ("person", "solo", 1, True)
+    assert attempt.height_mm > 60                                   # the cube on the base
+
+    app.open_records()
+    window.pump(2)
+    records = window.top
+    assert records.title == "records" and len(records.replays) == 1
+    assert "1 piece" in records.rows[0].text and "fell" in records.rows[0].text
+    click(window, records.replays[0].x + 5, records.replays[0].y + 5)
+    window.pump(2)
+    assert window.top.title == "replay" and window.top.replay.total == len(controller.history)

@@ -210,13 +210,16 @@ def _stand_in(*args, **kwargs):
 def commands_stop_before_work(monkeypatch):
     import simulator.app.main as app_main
     import simulator.bench as bench
+    import simulator.games.bandu.solo as solo
     import simulator.physics.stability as stability
     import simulator.pieces.meshes as meshes
     import simulator.selfplay as selfplay_module
     import simulator.studies.study as study
+    from simulator.records import RecordStore
 
     for module, name in ((app_main, "run_app"), (selfplay_module, "selfplay"), (stability, "run_scene"),
-                         (bench, "run_benchmarks"), (meshes, "write_assets"), (study, "run_study")):
+                         (bench, "run_benchmarks"), (meshes, "write_assets"), (study, "run_study"),
+                         (solo, "run_attempts"), (RecordStore, "export")):   # export: no file written
         monkeypatch.setattr(module, name, _stand_in)
 
 
@@ -244,11 +247,14 @@ argv_values = (text | st.integers(-10**30, 10**30).map(str) | st.sampled_from(
     ["0", "1", "2", "-1", "800", "100000", "1e3", "nan", "inf", "²", "tanbo", "bandu", "peek", "random",
      "mcts", "mcts:strong", "mcts:godlike", "random,random", ",,,", "size=7", "width=5", "self=1",
      "players=3", "colour=red", "start=classic", "size=99999999999999999999999", "permutations",
-     "random:3", "random:0", "given", "/proc/report"] + SCENE_FILES))
+     "random:3", "random:0", "given", "/proc/report", "ai:easy", "ai:godlike", "ai"] + SCENE_FILES))
 options = st.sampled_from(["--games", "--seed", "--players", "--setting", "--workers", "--json",
                            "--size", "--load", "--tremor-mm", "--tremor-deg", "--quick", "--oversubscribe",
-                           "--help", "--noise-mm", "--noise-deg", "--orderings", "--trials", "--report"])
-commands = st.sampled_from(["play", "selfplay", "stability", "pieces", "bench", "build-meshes", "frob", ""])
+                           "--help", "--noise-mm", "--noise-deg", "--orderings", "--trials", "--report",
+                           "--player", "--attempts", "--chain", "--chain-seed", "--reserve", "--export",
+                           "--import"])
+commands = st.sampled_from(["play", "selfplay", "solo", "records", "stability", "pieces", "bench",
+                            "build-meshes", "frob", ""])
 command_lines = st.builds(lambda c, rest: [c, *rest] if c else rest, commands,
                           st.lists(options | argv_values, max_size=7))
 

@@ -105,6 +105,8 @@ class GameScreen(Screen):
         self._shown_status = self._shown_hint = "\0"    # nothing shown yet
         self._seen_version = -1
         self._end_shown = False
+        self._moves_when_opened = len(controller.history)
+        self._finish_told = False
         self._clock = 0.0
 
     def _overlay(self, title: str, body: str, width: float, body_size: float = 12.5) -> Overlay:
@@ -297,7 +299,14 @@ class GameScreen(Screen):
         names = " and ".join(self.info.seat_name(w) for w in winners)
         alone = len(self.controller.seats) == 1          # a solo game has a score, not a winner
         title = f"{names} {'win' if len(winners) > 1 else 'wins'}!" if winners and not alone else "Game over"
-        self.end.set_text(title, self.view.result_text())
+        body = self.view.result_text()
+        finished = self.controller.game.finished
+        if finished is not None and len(self.controller.history) > self._moves_when_opened \
+                and not self._finish_told:       # ended here, not loaded finished: kept once
+            self._finish_told = True
+            said = finished(self.controller)
+            body = f"{body}\n{said}" if said else body
+        self.end.set_text(title, body)
         self.close_modal(self.handover)
         self.view.enabled = True
         self.open_modal(self.end)

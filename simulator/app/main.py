@@ -131,6 +131,19 @@ class App:
 
         return self._show_replay(path.name, lambda: ReplayController.of_save(path))
 
+    def open_records(self) -> None:
+        from simulator.app.records_screen import RecordsScreen
+
+        if not isinstance(self.window.top, RecordsScreen):
+            self.window.push(RecordsScreen(self.window, self))
+
+    def replay_record(self, attempt: Any) -> bool:
+        """Show a record attempt's game move by move (the same tower, from its recorded poses)."""
+        from simulator.app.replay import ReplayController
+
+        return self._show_replay(f"the attempt of {attempt.when[:10]}",
+                                 lambda: ReplayController.of_save_dict(attempt.replay))
+
     def replay_game(self, controller: TurnController) -> bool:
         """Show the game of `controller` move by move; the game itself and its autosave are
         left as they are."""

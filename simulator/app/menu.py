@@ -1,5 +1,5 @@
-"""The main menu: the games (those not built yet shown as coming), continue, saved games, help,
-quit. Keys: Tab or the arrows move between buttons, Enter presses, Ctrl+O opens the saved
+"""The main menu: the games (those not built yet shown as coming), continue, saved games,
+records, help, quit. Keys: Tab or the arrows move between buttons, Enter presses, Ctrl+O opens the saved
 games, F1 shows the keys, Esc or Ctrl+Q quits."""
 
 from __future__ import annotations
@@ -56,9 +56,12 @@ class MenuScreen(Screen):
         self.continue_button = Button("Continue last game", app.continue_last, self.batch, width=220)
         self.load_button = Button("Saved games", app.open_saved_games, self.batch, width=160,
                                   tooltip="Ctrl+O")
+        self.records_button = Button("Records", app.open_records, self.batch, width=120,
+                                     tooltip="solo Bandu record attempts")
         self.help_button = Button("Help", self.toggle_help, self.batch, width=100, tooltip="F1")
         self.quit_button = Button("Quit", window.close, self.batch, width=110)
-        self.buttons += [self.continue_button, self.load_button, self.help_button, self.quit_button]
+        self.buttons += [self.continue_button, self.load_button, self.records_button, self.help_button,
+                         self.quit_button]
         keys = "\n".join(f"{k:<14} {v}" for k, v in MENU_KEYS)
         self.help = Overlay(self.batch, "Keys", f"{keys}\n\nEach game's own keys and rules: F1 "
                             "during the game.", width=600)
@@ -103,10 +106,11 @@ class MenuScreen(Screen):
             blurb.position = (column_x + 320, y + 23, 0)
             fit_width(blurb, text, width - column_x - 320 - 16)     # cut to the window
         bottom = max(30, top - rows * step - 30)
-        self.continue_button.place(cx - 310, bottom)
-        self.load_button.place(cx - 74, bottom)
-        self.help_button.place(cx + 102, bottom)
-        self.quit_button.place(cx + 218, bottom)
+        self.continue_button.place(cx - 380, bottom)
+        self.load_button.place(cx - 150, bottom)
+        self.records_button.place(cx + 20, bottom)
+        self.help_button.place(cx + 150, bottom)
+        self.quit_button.place(cx + 260, bottom)
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         if symbol == key.O and modifiers & key.MOD_CTRL:

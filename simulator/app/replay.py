@@ -75,7 +75,12 @@ class ReplayController(TurnController):
     def of_game(cls, controller: TurnController) -> ReplayController:
         """The game of a live controller, read from its save form: the game, its autosave and
         its computer players are left alone."""
-        replay = cls.from_save_dict(controller.to_save_dict(), verify=False)
+        return cls.of_save_dict(controller.to_save_dict())
+
+    @classmethod
+    def of_save_dict(cls, data: Any) -> ReplayController:
+        """A game in its save form (a record attempt's replay), checked as a load checks it."""
+        replay = cls.from_save_dict(data, verify=False)
         assert isinstance(replay, cls)
         return replay._ready()
 

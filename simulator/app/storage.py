@@ -1,9 +1,10 @@
-"""Where the program keeps its files (saves, autosaves, screenshots) and what the saved-games
-list says about each.
+"""Where the program keeps its files (saves, autosaves, screenshots, the solo records) and what
+the saved-games list says about each.
 
-$BANDU_SIM_HOME if set (tests use it), else $XDG_DATA_HOME/bandu-sim, else
-~/.local/share/bandu-sim. Every game started gets its own autosave in autosaves/, so starting
-a game never overwrites another unfinished one; the oldest beyond AUTOSAVES_KEPT are removed.
+$BANDU_SIM_HOME if set (tests use it), else the user's data directory as platformdirs names it
+(on Linux $XDG_DATA_HOME/bandu-sim, else ~/.local/share/bandu-sim). Every game started gets its
+own autosave in autosaves/, so starting a game never overwrites another unfinished one; the
+oldest beyond AUTOSAVES_KEPT are removed.
 The list shows regular `*.json` files only: a dangling link, a folder, a temporary file left by
 a crash (names starting with '.') are not saves.
 """
@@ -17,17 +18,20 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+import platformdirs
+
 from simulator.core.controller import MAX_SAVE_BYTES
 
+APP_NAME = "bandu-sim"
 AUTOSAVES_KEPT = 30
 MAX_SUMMARY_BYTES = MAX_SAVE_BYTES    # a bigger file is listed as "too big", not parsed
 
 
 def data_dir() -> Path:
+    """The one answer to "where does the program keep its files" (saves, records ...)."""
     if os.environ.get("BANDU_SIM_HOME"):
         return Path(os.environ["BANDU_SIM_HOME"])
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "bandu-sim"
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
 def saves_dir() -> Path:
@@ -40,6 +44,11 @@ def autosaves_dir() -> Path:
 
 def screenshots_dir() -> Path:
     return data_dir() / "screenshots"
+
+
+def records_path() -> Path:
+    """The solo records' database (simulator/records.py)."""
+    return data_dir() / "records.sqlite3"
 
 
 def _fresh_path(folder: Path, stem: str) -> Path:

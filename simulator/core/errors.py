@@ -27,3 +27,7 @@ class AssetError(SimulatorError):
 
 class UsageError(SimulatorError):
     """Bad command-line input (exit status 2)."""
+
+
+class RecordsError(SimulatorError):
+    """The solo records (their database, an export file) cannot be read, written or trusted."""

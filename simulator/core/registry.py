@@ -114,6 +114,9 @@ class Game:
     #: the resolver the window uses, whose outcomes a view can show as they happen (default: the
     #: same as headless play)
     live_resolver: Callable[[], OutcomeResolver] | None = None
+    #: a game finished at the machine (controller -> a sentence for the end screen, or None): what
+    #: the game keeps of it, e.g. Bandu stores a solo attempt in the records
+    finished: Callable[[Any], str | None] | None = None
     #: (quick, progress) -> (figures, text): the game's benchmark for `bandu-sim bench`
     benchmark: Callable[..., tuple[dict, str]] | None = None
     #: final state -> the game's own figures for each self-play game's JSON (e.g. Bandu's towers)

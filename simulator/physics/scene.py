@@ -335,6 +335,8 @@ def load_scene(path: str | Path) -> Scene:
         raise SceneError(f"{where}: no such file") from None
     except UnicodeDecodeError as error:
         raise SceneError(f"{where}: not a text file (byte {error.start} is not UTF-8)") from None
+    except ValueError:                  # os.stat refuses a name with a NUL character
+        raise SceneError(f"{where}: not a file name (it holds a NUL character)") from None
     except OSError as error:
         raise SceneError(f"{where}: cannot read: {error.strerror or error}") from None
     return parse_scene(text, str(path))

@@ -30,14 +30,30 @@ def _settings() -> tuple[Setting, ...]:
     )
 
 
-def _create(players: int, **settings: Any) -> rules.BanduState:
+CHAIN_PIECES = "pieces:"   # a chain setting written out: "pieces:ring,cube-large,..."
+
+
+def chain_text(pieces: tuple[str, ...]) -> str:
+    """A chain as a setting that needs no file: a save of the game stands on its own."""
+    return CHAIN_PIECES + ",".join(pieces)
+
+
+def _chain_setting(settings: dict[str, Any]) -> dict[str, Any]:
+    """`chain` as the rules take it: a seed, or the pieces of a text (written out, or a scene
+    file whose first tower's order is the chain)."""
     chain = settings.get("chain")
-    if isinstance(chain, str):           # a scene file: its first tower's order is the chain
-        settings["chain"] = _chain_from_scene(chain)
-    return rules.new_game(players=players, **settings)
+    if isinstance(chain, str):
+        pieces = chain[len(CHAIN_PIECES):].split(",") if chain.startswith(CHAIN_PIECES) else None
+        settings = dict(settings, chain=tuple(p.strip() for p in pieces if p.strip())
+                        if pieces is not None else chain_from_scene(chain))
+    return settings
 
 
-def _chain_from_scene(path: str) -> tuple[str, ...]:
+def _create(players: int, **settings: Any) -> rules.BanduState:
+    return rules.new_game(players=players, **_chain_setting(settings))
+
+
+def chain_from_scene(path: str) -> tuple[str, ...]:
     from simulator.core.errors import SceneError, SettingsError
     from simulator.physics.scene import load_scene  # pure reading: no physics engine
 
@@ -61,16 +77,35 @@ STRENGTHS = {level: Strength(level, level.title(), partial(_agent, level))
 def _verify_save(history: list[tuple[int, str]], settings: dict[str, Any], players: int) -> list[str]:
     from simulator.games.bandu.referee import check_replay  # the physics, on a load only
 
-    settings = dict(settings)
-    if isinstance(settings.get("chain"), str):
-        settings["chain"] = _chain_from_scene(settings["chain"])
-    return check_replay(history, settings, players)
+    return check_replay(history, _chain_setting(settings), players)
 
 
 def _resolver(live: bool = False) -> OutcomeResolver:
     from simulator.games.bandu.referee import physics_resolver  # PyBullet: only when a game runs
 
     return physics_resolver(live=live)
+
+
+def _finished(controller: Any) -> str | None:
+    """A person's solo or chain game at the machine is a record attempt: store it (with its
+    replay) and say so, and whether it is their best."""
+    from simulator.core.errors import SimulatorError
+    from simulator.games.bandu.attempts import attempt_of
+    from simulator.records import RecordStore
+
+    state = controller.state
+    if state.variant not in ("solo", "chain") or state.players != 1 or controller.seats[0].is_computer:
+        return None
+    try:
+        attempt = attempt_of(controller)
+        with RecordStore.open() as store:
+            before = store.best(attempt.variant, attempt.chain_key, attempt.who)
+            store.add(attempt)
+    except (SimulatorError, ValueError) as error:
+        return f"The attempt could not be stored in the records: {error}"
+    best = before is None or (attempt.score, attempt.height_mm) > (before.score, before.height_mm)
+    return (f"Stored in your records ({attempt.height_mm:.0f} mm high)"
+            + (": a personal best!" if best else f"; your best is {before.score} pieces." if before else "."))
 
 
 def _view() -> type:
@@ -94,4 +129,5 @@ GAME = register(Game(
     default_strength="medium",
     agent_prefix="ai",
     verify_save=_verify_save,
+    finished=_finished,
 ))

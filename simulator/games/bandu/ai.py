@@ -250,8 +250,9 @@ class BanduAgent:
         me = state.auctioneer
         legal = state.legal_actions()
         if state.variant in ("solo", "chain"):
+            # ties by name: a set's order changes from process to process (string hashing)
             pieces = sorted({a.piece for a in legal if isinstance(a, Offer)},
-                            key=lambda p: state.fall_chance(me, p))
+                            key=lambda p: (state.fall_chance(me, p), p))
             return Offer(pieces[0], "take")
         if not state.reserve:
             return self._offer_from_tower(state, legal)

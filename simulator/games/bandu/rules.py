@@ -696,6 +696,10 @@ def _check_settings(players: int, beans: int, auctions: str, variant: str, reser
     unknown = [p for p in chain if p.split("#")[0] not in BUILDING_PIECES and p.split("#")[0] != "base"]
     if unknown:
         raise SettingsError(f"unknown piece {shown(unknown[0])} in the chain")
+    repeated = [p for n, p in enumerate(chain) if p in chain[:n] or p.split("#")[0] == "base"]
+    if repeated:   # every seat's tower already stands on a base; a piece is placed only once
+        raise SettingsError(f"{shown(repeated[0])} cannot be in the chain: a chain names each "
+                            "building piece at most once, and no base")
 
 
 def game_report(state: GameState) -> dict[str, Any]:

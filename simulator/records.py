@@ -1,0 +1,482 @@
+"""Solo records: every attempt at Bandu's solo and chain games, a person's or the computer's, in
+an SQLite database (`records.sqlite3` in the user's data directory, beside saves/).
+
+An attempt is who played it (a person's name, or "ai:LEVEL"), when (UTC), the variant and the
+chain's key (simulator/games/bandu/attempts.py says how a chain is named), the score (pieces
+standing), the tower's height (the tie-break), whether it fell, whether a practice aid was used,
+and the whole game as its save (TurnController.to_save_dict()), which the replay viewer opens.
+A personal best is the best attempt of one player at one (variant, chain): the most pieces,
+then the taller tower, then the earlier; attempts with a practice aid are listed, never bests.
+
+The database runs in WAL mode (a reader never waits for the writer). Its schema has a version
+(the `schema_version` table) and MIGRATIONS, the steps that bring a database of any earlier
+version up to this one, applied in order in one transaction: version 1 is the attempts table,
+version 2 adds the practice-aid mark and the content hash that import uses to skip attempts
+already there. A file that is not SQLite, is damaged, holds other tables or comes from a newer
+version is refused with one line naming it, and left exactly as it is.
+
+Export writes a JSON file (`{"format": "bandu-sim records", "version": 1, "attempts": [...]}`);
+import checks every attempt of such a file before it writes anything, skips those already
+stored (the same content), and adds the rest in one transaction: a bad file adds nothing.
+This module imports no physics and no window.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sqlite3
+import stat
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from simulator.app.storage import records_path  # the one definition of the data directory
+from simulator.core.controller import COMPUTER, MAX_SAVE_BYTES, PERSON, SAVE_FORMAT, SAVE_VERSION
+from simulator.core.errors import RecordsError
+from simulator.core.text import printable, shown
+from simulator.games.bandu.rules import BUILDING_PIECES
+
+RECORDS_FORMAT = "bandu-sim records"
+RECORDS_VERSION = 1
+VARIANTS = ("solo", "chain")
+KINDS = (PERSON, COMPUTER)
+WHO_CHARACTERS = 60
+KEY_CHARACTERS = 200
+MAX_SCORE = len(BUILDING_PIECES)   # a tower holds no more
+MAX_HEIGHT_MM = 10_000.0
+MAX_IMPORT_BYTES = 256_000_000     # an export of thousands of attempts; a replay is tens of kB
+MAX_IMPORT_ATTEMPTS = 100_000
+SQLITE_HEADER = b"SQLite format 3\x00"
+COMPUTER_WHO = re.compile(r"ai:[a-z]+")
+SOLO_KEY = re.compile(r"(reserve:[0-9]{1,2})?")
+_FIELDS = ("when", "who", "kind", "variant", "chain_key", "score", "height_mm", "fell",
+           "practice_aid", "replay")
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One attempt. `id` is the database's (None until stored)."""
+    when: str                      # UTC, ISO 8601 to the second: 2026-01-31T18:04:05+00:00
+    who: str                       # a person's name, or "ai:LEVEL"
+    kind: str                      # "person" or "computer"
+    variant: str                   # "solo" or "chain"
+    chain_key: str                 # "" for a solo game of all 48 pieces
+    score: int                     # pieces standing
+    height_mm: float               # the standing tower's top, above the table
+    fell: bool
+    replay: dict[str, Any] = field(repr=False)
+    practice_aid: bool = False
+    id: int | None = None
+
+    def as_dict(self, replay: bool = True) -> dict[str, Any]:
+        """The attempt as export writes it (with `replay`), or as `records --json` lists it."""
+        data = {name: getattr(self, name) for name in _FIELDS if replay or name != "replay"}
+        return data if self.id is None or replay else {"id": self.id, **data}
+
+    def content_hash(self) -> str:
+        """What import recognises an attempt by: everything but the database's id."""
+        text = json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def checked(self) -> Attempt:
+        """This attempt, validated (`when` in its one form); ValueError says which field."""
+        return attempt_from_dict(self.as_dict())
+
+
+# --- validation ---------------------------------------------------------------------------------
+
+def _text(data: dict[str, Any], name: str, limit: int, empty: bool = False) -> str:
+    value = data[name]
+    if not isinstance(value, str) or len(value) > limit or not (value or empty) \
+            or not value.isprintable():
+        raise ValueError(f"{name}: wants printable text of {'0' if empty else '1'} to {limit} "
+                         f"characters, not {shown(value, 40)}")
+    return value
+
+
+def _flag(data: dict[str, Any], name: str) -> bool:
+    if not isinstance(data[name], bool):
+        raise ValueError(f"{name}: wants true or false, not {shown(data[name], 20)}")
+    return data[name]
+
+
+def _when(value: Any) -> str:
+    try:
+        moment = datetime.fromisoformat(value) if isinstance(value, str) and len(value) < 40 else None
+    except ValueError:
+        moment = None
+    if moment is None or moment.utcoffset() is None:
+        raise ValueError(f"when: wants a UTC time such as 2026-01-31T18:04:05+00:00, not "
+                         f"{shown(value, 40)}")
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def _number(value: Any, name: str, high: float, whole: bool) -> Any:
+    kinds = int if whole else int | float
+    if not isinstance(value, kinds) or isinstance(value, bool) or not 0 <= value <= high:  # nan too
+        raise ValueError(f"{name}: wants a {'whole ' if whole else ''}number from 0 to {high:g}, "
+                         f"not {shown(value, 20)}")
+    return value if whole else float(value)
+
+
+def _check_replay(replay: Any, attempt: Attempt) -> None:
+    """The replay is a finished game's save that agrees with the attempt. Its moves are replayed
+    through the rules only when the replay viewer opens it (TurnController.load), which
+    refuses, in one line, a save whose moves do not lead to its state."""
+    if not isinstance(replay, dict) or replay.get("format") != SAVE_FORMAT \
+            or replay.get("version") != SAVE_VERSION or replay.get("game") != "bandu":
+        raise ValueError("replay: wants the save of a Bandu game")
+    seats, state = replay.get("seats"), replay.get("state")
+    if not isinstance(seats, list) or len(seats) != 1 or not isinstance(seats[0], dict) \
+            or not isinstance(replay.get("history"), list) or not isinstance(state, dict):
+        raise ValueError("replay: wants one seat, the moves and the final state")
+    seat = seats[0]
+    name = seat.get("agent") if attempt.kind == COMPUTER else seat.get("name") or "Person"
+    if seat.get("kind") != attempt.kind or not isinstance(name, str) \
+            or printable(name, WHO_CHARACTERS) != attempt.who:
+        raise ValueError("replay: its seat is not the attempt's player")
+    expected = {"phase": "over", "variant": attempt.variant, "score_pieces": [attempt.score],
+                "alive": [not attempt.fell]}
+    for key, value in expected.items():
+        if state.get(key) != value:
+            raise ValueError(f"replay: its final {key} is {shown(state.get(key), 30)}, the "
+                             f"attempt says {shown(value, 30)}")
+    if len(json.dumps(replay)) > MAX_SAVE_BYTES:
+        raise ValueError(f"replay: more than {MAX_SAVE_BYTES} bytes")
+
+
+def attempt_from_dict(data: Any) -> Attempt:
+    """An attempt as export writes it, every field checked; ValueError names the field."""
+    if not isinstance(data, dict):
+        raise ValueError("wants an object")
+    data = {"practice_aid": False, **data}
+    unknown = sorted(set(data) - set(_FIELDS))
+    missing = [name for name in _FIELDS if name not in data]
+    if unknown or missing:
+        raise ValueError(f"unknown field {shown(unknown[0], 40)}" if unknown
+                         else f"missing field {missing[0]!r}")
+    kind = data["kind"]
+    if kind not in KINDS:
+        raise ValueError(f"kind: wants person or computer, not {shown(kind, 20)}")
+    who = _text(data, "who", WHO_CHARACTERS)
+    if kind == COMPUTER and not COMPUTER_WHO.fullmatch(who):
+        raise ValueError(f"who: the computer is ai:LEVEL, not {shown(who, 40)}")
+    if data["variant"] not in VARIANTS:
+        raise ValueError(f"variant: wants solo or chain, not {shown(data['variant'], 20)}")
+    key = _text(data, "chain_key", KEY_CHARACTERS, empty=data["variant"] == "solo")
+    if data["variant"] == "solo" and not SOLO_KEY.fullmatch(key):
+        raise ValueError(f"chain_key: a solo game's is empty or reserve:N, not {shown(key, 40)}")
+    attempt = Attempt(
+        when=_when(data["when"]), who=who, kind=kind, variant=data["variant"], chain_key=key,
+        score=_number(data["score"], "score", MAX_SCORE, whole=True),
+        height_mm=_number(data["height_mm"], "height_mm", MAX_HEIGHT_MM, whole=False),
+        fell=_flag(data, "fell"), practice_aid=_flag(data, "practice_aid"), replay=data["replay"])
+    _check_replay(attempt.replay, attempt)
+    return attempt
+
+
+# --- the database -------------------------------------------------------------------------------
+
+def _create_attempts(db: sqlite3.Connection) -> None:
+    db.execute("""CREATE TABLE attempts (
+        id INTEGER PRIMARY KEY,
+        played_at TEXT NOT NULL,
+        who TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('person', 'computer')),
+        variant TEXT NOT NULL CHECK (variant IN ('solo', 'chain')),
+        chain_key TEXT NOT NULL DEFAULT '',
+        score INTEGER NOT NULL,
+        height_mm REAL NOT NULL,
+        fell INTEGER NOT NULL,
+        replay TEXT NOT NULL)""")
+
+
+def _add_practice_aid_and_hashes(db: sqlite3.Connection) -> None:
+    db.execute("ALTER TABLE attempts ADD COLUMN practice_aid INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE attempts ADD COLUMN content_hash TEXT NOT NULL DEFAULT ''")
+    for row in db.execute(f"SELECT {_COLUMNS} FROM attempts").fetchall():
+        db.execute("UPDATE attempts SET content_hash = ? WHERE id = ?",
+                   (_from_row(row).content_hash(), row[0]))
+    db.execute("CREATE INDEX attempts_content ON attempts (content_hash)")
+    db.execute("CREATE INDEX attempts_contest ON attempts (variant, chain_key, who)")
+
+
+# each step brings a database of the version before it to the next; never edit a released step
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _create_attempts,                   # version 1
+    _add_practice_aid_and_hashes,       # version 2
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+_COLUMNS = "id, played_at, who, kind, variant, chain_key, score, height_mm, fell, replay"
+
+
+def _from_row(row: tuple, practice_aid: bool = False, replay: bool = True) -> Attempt:
+    return Attempt(when=row[1], who=row[2], kind=row[3], variant=row[4], chain_key=row[5],
+                   score=row[6], height_mm=row[7], fell=bool(row[8]),
+                   replay=json.loads(row[9]) if replay else {}, practice_aid=practice_aid,
+                   id=row[0])
+
+
+def _where(path: Path) -> str:
+    return printable(str(path), 200)
+
+
+def _check_existing_file(path: Path) -> None:
+    """Refuse, without writing to it, a file that is not an SQLite database."""
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise RecordsError(f"{_where(path)}: not a records database (not a regular file)")
+        with path.open("rb") as handle:
+            header = handle.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise RecordsError(f"{_where(path)}: cannot be read ({error.strerror or error})") from None
+    if header and header != SQLITE_HEADER:
+        raise RecordsError(f"{_where(path)}: not a records database (not an SQLite file); "
+                           "it was left as it is")
+
+
+class RecordStore:
+    """The records database; open it with `RecordStore.open()`, close it (or use `with`)."""
+
+    def __init__(self, db: sqlite3.Connection, path: Path) -> None:
+        self.db = db
+        self.path = path
+
+    @classmethod
+    def open(cls, path: str | Path | None = None) -> RecordStore:
+        """The records at `path` (default: records.sqlite3 in the data directory), created
+        when missing and migrated to this version; RecordsError (one line) otherwise."""
+        path = Path(path) if path is not None else records_path()
+        _check_existing_file(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(path, isolation_level=None, timeout=10)
+        except (OSError, sqlite3.Error) as error:
+            raise RecordsError(f"{_where(path)}: cannot be opened "
+                               f"({getattr(error, 'strerror', None) or error})") from None
+        store = cls(db, path)
+        try:
+            store._check_health()
+            with store._errors():
+                db.execute("PRAGMA journal_mode = WAL")
+            store._migrate()
+        except BaseException:
+            db.close()
+            raise
+        return store
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> RecordStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """sqlite3's errors as one line naming the file."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            raise RecordsError(f"{_where(self.path)}: {printable(str(error), 200)}") from None
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """All or nothing: one write transaction, rolled back on any error."""
+        with self._errors():
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+
+    def _check_health(self) -> None:
+        """Refuse a damaged database or another program's, before anything is written."""
+        try:
+            problems = [str(row[0]) for row in self.db.execute("PRAGMA quick_check").fetchall()]
+            tables = {row[0] for row in self.db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.Error as error:
+            problems, tables = [str(error)], set()
+        if problems != ["ok"]:
+            raise RecordsError(f"{_where(self.path)}: the records database is damaged "
+                               f"({printable(problems[0], 100)}); it was left as it is")
+        if tables and "schema_version" not in tables:
+            raise RecordsError(f"{_where(self.path)}: not a records database (an SQLite file with "
+                               "other tables); it was left as it is")
+
+    def schema_version(self) -> int:
+        with self._errors():
+            row = self.db.execute("SELECT version FROM schema_version").fetchone()
+        return row[0] if row else 0
+
+    def _migrate(self) -> None:
+        with self._transaction():
+            self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            version = self.schema_version()
+            if version > SCHEMA_VERSION:
+                raise RecordsError(f"{_where(self.path)}: written by a newer bandu-sim (records "
+                                   f"version {version}; this one reads up to {SCHEMA_VERSION}); "
+                                   "it was left as it is")
+            for step in MIGRATIONS[version:]:
+                step(self.db)
+            if version == 0:
+                self.db.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+            elif version < SCHEMA_VERSION:
+                self.db.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+    def journal_mode(self) -> str:
+        with self._errors():
+            return str(self.db.execute("PRAGMA journal_mode").fetchone()[0])
+
+    # --- attempts ------------------------------------------------------------------------------
+    def _insert(self, attempt: Attempt) -> int:
+        cursor = self.db.execute(
+            "INSERT INTO attempts (played_at, who, kind, variant, chain_key, score, height_mm, "
+            "fell, replay, practice_aid, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (attempt.when, attempt.who, attempt.kind, attempt.variant, attempt.chain_key,
+             attempt.score, attempt.height_mm, int(attempt.fell),
+             json.dumps(attempt.replay, separators=(",", ":")), int(attempt.practice_aid),
+             attempt.content_hash()))
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def add(self, attempt: Attempt) -> Attempt:
+        """Store a finished attempt (checked first: ValueError names a bad field); the stored
+        attempt, with its id, comes back."""
+        attempt = attempt.checked()
+        with self._transaction():
+            return replace(attempt, id=self._insert(attempt))
+
+    def attempts(self, variant: str | None = None, chain_key: str | None = None,
+                 kind: str | None = None, replays: bool = True) -> list[Attempt]:
+        """Stored attempts, newest first; each filter given narrows them. `replays=False`
+        leaves each attempt's replay empty (a list reads much less)."""
+        wanted = {"variant": variant, "chain_key": chain_key, "kind": kind}
+        where = " AND ".join(f"{name} = ?" for name, value in wanted.items() if value is not None)
+        values = [value for value in wanted.values() if value is not None]
+        replay = "replay" if replays else "''"
+        with self._errors():
+            rows = self.db.execute(
+                f"SELECT {_COLUMNS.replace('replay', replay)}, practice_aid FROM attempts"
+                f"{' WHERE ' + where if where else ''} ORDER BY played_at DESC, id DESC",
+                values).fetchall()
+        return [_from_row(row, bool(row[10]), replays) for row in rows]
+
+    def personal_bests(self, kind: str | None = None) -> list[Attempt]:
+        """Per (variant, chain key, player) the best attempt without a practice aid: the most
+        pieces, then the taller tower, then the earlier. Sorted by variant, chain, best first."""
+        bests: dict[tuple[str, str, str], Attempt] = {}
+        for attempt in sorted(self.attempts(kind=kind, replays=False),
+                              key=lambda a: (-a.score, -a.height_mm, a.when, a.id or 0)):
+            if not attempt.practice_aid:
+                bests.setdefault((attempt.variant, attempt.chain_key, attempt.who), attempt)
+        return sorted(bests.values(), key=lambda a: (a.variant, a.chain_key, -a.score, -a.height_mm))
+
+    def best(self, variant: str, chain_key: str, who: str) -> Attempt | None:
+        """The attempt to beat for `who` at this (variant, chain key), or None."""
+        for attempt in self.personal_bests():
+            if (attempt.variant, attempt.chain_key, attempt.who) == (variant, chain_key, who):
+                return attempt
+        return None
+
+    # --- export and import ---------------------------------------------------------------------
+    def export(self, path: str | Path) -> int:
+        """Write every attempt (oldest first) to a JSON file, atomically; the count written."""
+        path = Path(path)
+        if "\0" in str(path):
+            raise RecordsError(f"{_where(path)}: not a file name (it holds a NUL character)")
+        attempts = list(reversed(self.attempts()))
+        document = {"format": RECORDS_FORMAT, "version": RECORDS_VERSION,
+                    "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                    "attempts": [a.as_dict() for a in attempts]}
+        if path.is_dir():
+            raise RecordsError(f"{_where(path)}: is a folder; export wants a file name")
+        try:
+            fd, temporary = tempfile.mkstemp(prefix=".records-", suffix=".json", dir=path.parent)
+        except OSError as error:
+            raise RecordsError(f"{_where(path)}: cannot be written ({error.strerror or error})") from None
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(document, handle, indent=1)
+            os.replace(temporary, path)
+        except OSError as error:
+            Path(temporary).unlink(missing_ok=True)
+            raise RecordsError(f"{_where(path)}: cannot be written ({error.strerror or error})") from None
+        return len(attempts)
+
+    def import_file(self, path: str | Path) -> tuple[int, int]:
+        """Add the attempts of an export file: (added, skipped as already stored). Every
+        attempt is checked before anything is written; any problem: RecordsError naming the
+        file (and the attempt), and the records stay as they were."""
+        attempts = read_export(path)
+        added = skipped = 0
+        seen: set[str] = set()
+        with self._transaction():
+            for attempt in attempts:
+                digest = attempt.content_hash()
+                if digest in seen or self.db.execute(
+                        "SELECT 1 FROM attempts WHERE content_hash = ?", (digest,)).fetchone():
+                    skipped += 1
+                    continue
+                seen.add(digest)
+                self._insert(attempt)
+                added += 1
+        return added, skipped
+
+
+def read_export(path: str | Path) -> list[Attempt]:
+    """The attempts of an export file, every one checked; RecordsError naming the file."""
+    path = Path(path)
+    where = _where(path)
+    if "\0" in str(path):
+        raise RecordsError(f"{where}: not a file name (it holds a NUL character)")
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise RecordsError(f"{where}: not a records file (not a regular file)")
+        if info.st_size > MAX_IMPORT_BYTES:
+            raise RecordsError(f"{where}: {info.st_size} bytes is too big for a records file "
+                               f"(at most {MAX_IMPORT_BYTES})")
+        with path.open("rb") as handle:
+            data = json.loads(handle.read(MAX_IMPORT_BYTES + 1).decode("utf-8"))
+    except FileNotFoundError:
+        raise RecordsError(f"{where}: no such file") from None
+    except OSError as error:
+        raise RecordsError(f"{where}: cannot be read ({error.strerror or error})") from None
+    except UnicodeDecodeError as error:
+        raise RecordsError(f"{where}: not a records file (byte {error.start} is not UTF-8)") from None
+    except json.JSONDecodeError as error:
+        raise RecordsError(f"{where}: not a records file (bad JSON at line {error.lineno}: "
+                           f"{error.msg})") from None
+    except (ValueError, RecursionError) as error:
+        raise RecordsError(f"{where}: not a records file ({printable(str(error), 80) or 'nested too deeply'})") from None
+    if not isinstance(data, dict) or data.get("format") != RECORDS_FORMAT:
+        raise RecordsError(f"{where}: not a records file (its format is not {RECORDS_FORMAT!r})")
+    if data.get("version") != RECORDS_VERSION:
+        raise RecordsError(f"{where}: records file version {shown(data.get('version'), 20)} is not "
+                           f"supported (this program reads {RECORDS_VERSION})")
+    items = data.get("attempts")
+    if not isinstance(items, list) or len(items) > MAX_IMPORT_ATTEMPTS:
+        raise RecordsError(f"{where}: 'attempts' must be a list of at most {MAX_IMPORT_ATTEMPTS}")
+    attempts = []
+    for number, item in enumerate(items, start=1):
+        try:
+            attempts.append(attempt_from_dict(item))
+        except (ValueError, TypeError, RecursionError) as error:
+            raise RecordsError(f"{where}: attempt {number}: {printable(str(error), 160)}") from None
+    return attempts
