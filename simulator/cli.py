@@ -200,8 +200,11 @@ def _cmd_selfplay(args) -> int:
     players = _players(spec)
     settings = dict(_parse_setting(s) for s in args.setting)
     info = check_selfplay(args.game, players, settings)
+    physics = "simulator.physics.world" if info.info.outcomes else None   # Bandu's referee
+    if physics is not None:
+        _import_physics_quietly()
     report = selfplay(info.name, args.games, args.seed, players, settings, workers=_workers(args),
-                      progress=ProgressBar(f"{info.name} selfplay"))
+                      progress=ProgressBar(f"{info.name} selfplay"), quiet_import=physics)
     if args.json:
         print(json.dumps(report, indent=1))
     else:

@@ -29,6 +29,11 @@ R = TypeVar("R")
 
 def _start_worker(module: str | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    quiet_worker_start(module)
+
+
+def quiet_worker_start(module: str | None) -> None:
+    """A worker's start: import `module` (if any) with PyBullet's build-time print silenced."""
     if module is not None:
         from simulator.physics.quiet import import_quietly
 

@@ -69,13 +69,18 @@ def _in_windows(pool: ProcessPoolExecutor, jobs: Iterator[tuple], window: int) -
 
 
 def selfplay(game: str, games: int, seed: int, players: list[str], settings: dict[str, Any] | None = None,
-             workers: int = 1, progress: Any = None) -> dict[str, Any]:
+             workers: int = 1, progress: Any = None, quiet_import: str | None = None) -> dict[str, Any]:
+    """`games` games from seeds S, S+1 ...; `quiet_import`: a module each worker process imports
+    with C output silenced first (the physics, whose import prints PyBullet's build time)."""
     settings = dict(settings or {})
     info = check_selfplay(game, players, settings)
     jobs = ((info.name, settings, players, seed + n) for n in range(games))
     results: list[dict[str, Any]] = []
     if workers > 1 and games > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        from simulator.processes import quiet_worker_start
+
+        with ProcessPoolExecutor(max_workers=workers, initializer=quiet_worker_start,
+                                 initargs=(quiet_import,)) as pool:
             for result in _in_windows(pool, jobs, 4 * workers):
                 results.append(result)
                 if progress:
