@@ -91,10 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "for Bandu); default: the game's medium player against random")
     selfplay.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                           help="game setting, e.g. size=11 or start=classic (repeatable)")
-    selfplay.add_argument("--workers", type=bounded_int(1, MAX_WORKERS), default=1,
-                          help="processes to use (1 up to the cores available)")
-    selfplay.add_argument("--oversubscribe", action="store_true",
-                          help="allow more workers than cores")
+    _add_workers(selfplay, default=1)
     selfplay.add_argument("--json", action="store_true")
 
     solo = sub.add_parser(
@@ -117,9 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     solo.add_argument("--reserve", type=bounded_int(1, len(BUILDING_PIECES)), metavar="N",
                       help=f"play with N pieces, not all {len(BUILDING_PIECES)} (solo: drawn at random; a seeded "
                            "chain: its first N); kept apart from the full game's records")
-    solo.add_argument("--workers", type=bounded_int(1, MAX_WORKERS), default=1,
-                      help="processes to use (1 up to the cores available)")
-    solo.add_argument("--oversubscribe", action="store_true", help="allow more workers than cores")
+    _add_workers(solo, default=1)
     solo.add_argument("--json", action="store_true")
 
     records = sub.add_parser(
@@ -159,10 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     study.add_argument("--trials", type=bounded_int(1, MAX_TRIALS), metavar="T",
                        help=f"builds of each ordering, each with its own seed (1-{MAX_TRIALS}, "
                             f"default {DEFAULT_TRIALS})")
-    study.add_argument("--workers", type=bounded_int(1, MAX_WORKERS), metavar="K",
-                       help="processes to use (1 up to the cores available)")
-    study.add_argument("--oversubscribe", action="store_true",
-                       help="allow more workers than cores")
+    _add_workers(study, default=None)       # given, it makes a study
     study.add_argument("--report", metavar="DIR",
                        help="write an HTML report and the raw results (CSV, JSON) into DIR")
 
@@ -322,6 +314,13 @@ def _cmd_records(args) -> int:
     if "exported" in report:
         print(f"exported {report['exported']} attempts to {printable(args.export, 200)}")
     return 0
+
+
+def _add_workers(parser: Any, default: int | None) -> None:
+    """--workers and --oversubscribe, as selfplay, solo and studies take them (read by _workers)."""
+    parser.add_argument("--workers", type=bounded_int(1, MAX_WORKERS), default=default, metavar="K",
+                        help="processes to use (1 up to the cores available)")
+    parser.add_argument("--oversubscribe", action="store_true", help="allow more workers than cores")
 
 
 def _workers(args) -> int:

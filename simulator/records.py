@@ -40,6 +40,7 @@ from typing import Any
 from simulator.app.storage import records_path  # the one definition of the data directory
 from simulator.core.controller import COMPUTER, MAX_SAVE_BYTES, PERSON, SAVE_FORMAT, SAVE_VERSION
 from simulator.core.errors import RecordsError
+from simulator.core.json_file import read_json_file
 from simulator.core.text import printable, shown
 from simulator.games.bandu.rules import BUILDING_PIECES
 
@@ -441,30 +442,8 @@ class RecordStore:
 
 def read_export(path: str | Path) -> list[Attempt]:
     """The attempts of an export file, every one checked; RecordsError naming the file."""
-    path = Path(path)
-    where = _where(path)
-    if "\0" in str(path):
-        raise RecordsError(f"{where}: not a file name (it holds a NUL character)")
-    try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            raise RecordsError(f"{where}: not a records file (not a regular file)")
-        if info.st_size > MAX_IMPORT_BYTES:
-            raise RecordsError(f"{where}: {info.st_size} bytes is too big for a records file "
-                               f"(at most {MAX_IMPORT_BYTES})")
-        with path.open("rb") as handle:
-            data = json.loads(handle.read(MAX_IMPORT_BYTES + 1).decode("utf-8"))
-    except FileNotFoundError:
-        raise RecordsError(f"{where}: no such file") from None
-    except OSError as error:
-        raise RecordsError(f"{where}: cannot be read ({error.strerror or error})") from None
-    except UnicodeDecodeError as error:
-        raise RecordsError(f"{where}: not a records file (byte {error.start} is not UTF-8)") from None
-    except json.JSONDecodeError as error:
-        raise RecordsError(f"{where}: not a records file (bad JSON at line {error.lineno}: "
-                           f"{error.msg})") from None
-    except (ValueError, RecursionError) as error:
-        raise RecordsError(f"{where}: not a records file ({printable(str(error), 80) or 'nested too deeply'})") from None
+    where = _where(Path(path))
+    data = read_json_file(path, MAX_IMPORT_BYTES, "records file", RecordsError)
     if not isinstance(data, dict) or data.get("format") != RECORDS_FORMAT:
         raise RecordsError(f"{where}: not a records file (its format is not {RECORDS_FORMAT!r})")
     if data.get("version") != RECORDS_VERSION:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import stat
 import tempfile
 import time
 from concurrent.futures import BrokenExecutor, Executor, Future, ThreadPoolExecutor
@@ -36,6 +35,7 @@ from typing import Any
 from simulator.core import registry
 from simulator.core.agents import Agent
 from simulator.core.errors import IllegalAction, SaveError, SettingsError
+from simulator.core.json_file import read_json_file
 from simulator.core.outcomes import OutcomeResolver, PendingOutcome
 from simulator.core.state import CHANCE, OUTCOME, TERMINAL, Action, GameState
 from simulator.core.text import printable, shown
@@ -143,13 +143,17 @@ class TurnController:
     def show_outcomes_live(self) -> None:
         """For the window: resolve outcomes with the game's live resolver, whose pending outcomes
         a view can play back as they happen (Game.live_resolver)."""
+        self._close_resolver()
+        self.resolver = self.game.make_resolver(live=True)
+
+    def _close_resolver(self) -> None:
+        """Cancel the outcome being resolved and free what the resolver holds (its process)."""
         if self._outcome is not None:
             self._outcome.cancel()
             self._outcome = None
         close_resolver = getattr(self.resolver, "close", None)
         if close_resolver is not None:
             close_resolver()
-        self.resolver = self.game.make_resolver(live=True)
 
     def outcome_in_progress(self) -> PendingOutcome | None:
         """The outcome being resolved now (a view animates it by its progress()), or None."""
@@ -390,31 +394,8 @@ class TurnController:
              verify: bool = True) -> TurnController:
         """Read a save file; raises SaveError with one line naming the file and the problem.
         `verify`: also have the game's referee check the recorded outcomes (Game.verify_save)."""
-        path = Path(path)
         where = printable(str(path), 200)
-        try:
-            info = path.stat()
-            if not stat.S_ISREG(info.st_mode):
-                raise SaveError(f"{where}: not a save file (not a regular file)")
-            if info.st_size > MAX_SAVE_BYTES:
-                raise SaveError(f"{where}: {info.st_size} bytes is too big for a save "
-                                f"(at most {MAX_SAVE_BYTES})")
-            with path.open("rb") as handle:
-                text = handle.read(MAX_SAVE_BYTES + 1).decode("utf-8")
-        except FileNotFoundError:
-            raise SaveError(f"{where}: no such file") from None
-        except UnicodeDecodeError as error:
-            raise SaveError(f"{where}: not a save file (not text: byte {error.start} is not UTF-8)") from None
-        except OSError as error:
-            raise SaveError(f"{where}: cannot be read ({error.strerror or error})") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise SaveError(f"{where}: not a save file (bad JSON at line {error.lineno}: {error.msg})") from None
-        except RecursionError:
-            raise SaveError(f"{where}: not a save file (nested too deeply)") from None
-        except ValueError as error:    # e.g. a number of more digits than Python converts
-            raise SaveError(f"{where}: not a save file ({printable(str(error), 100)})") from None
+        data = read_json_file(path, MAX_SAVE_BYTES, "save file", SaveError)
         try:
             return cls.from_save_dict(data, autosave_path=autosave_path, computer_delay=computer_delay,
                                       executor=executor, verify=verify)
@@ -499,12 +480,7 @@ class TurnController:
         """Forget any search under way; shut down the worker thread if it is the controller's own."""
         if self._pending is not None:
             self._pending.cancel()
-        if self._outcome is not None:
-            self._outcome.cancel()
-            self._outcome = None
-        close_resolver = getattr(self.resolver, "close", None)
-        if close_resolver is not None:
-            close_resolver()
+        self._close_resolver()
         if self._executor is not None and self._owns_executor:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None

@@ -75,13 +75,11 @@ def camera_pass(window: Any, aspect: float, camera: OrbitCamera,
     viewport and framebuffer already bound (the window's, or an offscreen picture's); the
     window's matrices are back on leaving."""
     projection, view = window.projection, window.view
-    if not clear:
-        pass
-    elif background is not None:
+    if clear and background is not None:
         gl.glClearColor(*background, 1.0)
         gl.glClear(gl.GL_DEPTH_BUFFER_BIT | gl.GL_COLOR_BUFFER_BIT)
         gl.glClearColor(*clear_colour())
-    else:
+    elif clear:
         gl.glClear(gl.GL_DEPTH_BUFFER_BIT)
     gl.glEnable(gl.GL_DEPTH_TEST)
     window.projection = camera.projection(aspect)

@@ -68,7 +68,3 @@ class LandingPreview:
         lower_onto(world, body, xy, orientation, self._towers[seat])
         return world.pose(body)
 
-
-def held_orientation(place: Place) -> Quat:
-    """The orientation a Place gives its piece (its most stable face down, then turned)."""
-    return orientation_of(place)

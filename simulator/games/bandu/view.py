@@ -31,8 +31,8 @@ from pyglet.window import key, mouse
 
 from simulator.core.state import OUTCOME
 from simulator.games.bandu.auction_bar import AuctionBar
-from simulator.games.bandu.preview import LandingPreview, held_orientation
-from simulator.games.bandu.referee import tower_axes
+from simulator.games.bandu.preview import LandingPreview
+from simulator.games.bandu.referee import orientation_of, tower_axes
 from simulator.games.bandu.rotations import (
     euler_quaternion,
     quat_multiply,
@@ -115,7 +115,6 @@ class BanduView(GameView):
         self.ghost: Pose3 | None = None
         self.chosen: str | None = None          # the reserve piece a person picked to auction
         self.hovered: str | None = None
-        self.mouse = (0.0, 0.0)
         self.tower_poses: dict[str, Pose3] = {}
         self.slots: dict[str, Pose3] = {}
         self._ghost_dirty = False
@@ -416,7 +415,7 @@ class BanduView(GameView):
         axis = self.places[state.placer].axis
         place = self.held.place
         top = self.preview.tower_top(state, state.placer)
-        orientation = held_orientation(place)
+        orientation = orientation_of(place)
         lowest = float((piece_mesh(place.piece.split("#", 1)[0]).positions @ rotation_matrix(orientation).T)[:, 2].min())
         return ((axis[0] + place.x_mm / 1000, axis[1] + place.y_mm / 1000, top + self.held.hover_m - lowest),
                 tuple(orientation))                                                  # type: ignore[return-value]
@@ -463,7 +462,6 @@ class BanduView(GameView):
         self._ghost_dirty = True
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool | None:
-        self.mouse = (x, y)
         if not self.contains(x, y):
             return None
         if self.held is not None:
