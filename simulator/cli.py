@@ -155,6 +155,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"builds of each ordering, each with its own seed (1-{MAX_TRIALS}, "
                             f"default {DEFAULT_TRIALS})")
     _add_workers(study, default=None)       # given, it makes a study
+    study.add_argument("--backend", choices=("local", "ray"),
+                       help="where the builds run: processes on this machine (default) or a Ray "
+                            "cluster (the optional extra 'cluster')")
+    study.add_argument("--address", metavar="HOST:PORT",
+                       help="join the running Ray cluster whose head is there (implies --backend "
+                            "ray); without it, --backend ray starts a private one here")
     study.add_argument("--report", metavar="DIR",
                        help="write an HTML report and the raw results (CSV, JSON) into DIR")
 
@@ -334,6 +340,16 @@ def _workers(args) -> int:
     return workers
 
 
+def _study_workers(args) -> int | None:
+    """A study's --workers: capped at this machine's cores, except on a Ray cluster joined by
+    --address (None there when not given: every CPU of the cluster)."""
+    if args.backend == "ray" and args.address is not None:
+        return args.workers
+    if args.backend == "ray" and args.workers is None:
+        return None
+    return _workers(args)
+
+
 def _tremor_override(args, scene):
     from simulator.physics.tremor import Tremor
 
@@ -362,7 +378,7 @@ def _cmd_stability(args) -> int:
     from simulator.progress import ProgressBar
 
     study = any(value is not None for value in (args.orderings, args.trials, args.workers,
-                                                args.report))
+                                                args.report, args.backend, args.address))
     if study:
         from simulator.studies import command
 
@@ -373,7 +389,7 @@ def _cmd_stability(args) -> int:
         noise_given = args.tremor_mm is not None or args.tremor_deg is not None
         tremors = [command.study_tremor(scene, tremor, noise_given)
                    for scene, tremor in zip(scenes, tremors, strict=True)]
-        return command.run_study_command(args, scenes, tremors, _workers(args))
+        return command.run_study_command(args, scenes, tremors, _study_workers(args))
     reports, failures, expecting, failed_scenes = [], [], 0, 0
     with ProgressBar("stability", unit="scene") as progress:
         for index, (scene, tremor) in enumerate(zip(scenes, tremors, strict=True)):

@@ -41,7 +41,7 @@ def quiet_worker_start(module: str | None) -> None:
 
 
 @contextmanager
-def _first_ctrl_c_stops_after_the_current_jobs() -> Iterator[Callable[[], bool]]:
+def first_ctrl_c_stops_after_the_current_jobs() -> Iterator[Callable[[], bool]]:
     """While inside: the first Ctrl+C sets a flag (returned: has it come?), a second one raises
     KeyboardInterrupt. Only the main thread can take signals; elsewhere nothing changes."""
     stop = threading.Event()
@@ -68,7 +68,7 @@ def run_jobs(work: Callable[[J], R], jobs: Iterable[J], workers: int,
     each importing `quiet_import` (the module of `work`) with PyBullet's print silenced.
     Returns True when Ctrl+C stopped it (the finished results were all handed over)."""
     jobs = list(jobs)
-    with _first_ctrl_c_stops_after_the_current_jobs() as stopped:
+    with first_ctrl_c_stops_after_the_current_jobs() as stopped:
         try:
             if workers <= 1 or len(jobs) <= 1:
                 for job in jobs:

@@ -284,3 +284,39 @@ def test_a_solo_attempt_is_stored_in_the_records_and_replays(gui, private_home):
     click(window, records.replays[0].x + 5, records.replays[0].y + 5)
     window.pump(2)
     assert window.top.title == "replay" and window.top.replay.total == len(controller.history)
+
+
+def test_the_practice_aid_colours_the_ghost_by_its_stand_rate(gui, private_home):
+    """Solo with the aid on: the held cube over the base rests, the ghost turns green and the
+    hint says how often it stood; moved past the base's end it turns red."""
+    from simulator.core.controller import PERSON, Seat
+    from simulator.games.bandu.practice import FALLS, STANDS
+
+    window, app = gui
+    screen, view = start_bandu(app, window, [Seat(PERSON)], {"variant": "solo", "practice_aid": True})
+    assert view.practice is not None
+    offer(window, view, "cube-large", "Take it")
+    window.pump(2)
+    pump_until(window, lambda: not view.camera.gliding)
+    axis = view.places[0].axis
+    for dx, colour, said in ((0.0, STANDS, "stood 8 of 8 times"), (0.075, FALLS, "stood 0 of 8 times")):
+        sx, sy = screen_point(view, (axis[0] + dx, axis[1], view._held_pose()[0][2]))
+        window.dispatch_event("on_mouse_motion", sx, sy, 0, 0)
+        window.pump(2)
+        assert view.practice.colour() is None                     # asked once the piece rests
+        pump_until(window, lambda: view.practice.probe.answer is not None
+                   and view.practice.probe.answer.complete, seconds=120)
+        window.pump(2)
+        assert view.practice.colour() == pytest.approx(colour)
+        assert said in view.hint
+
+
+def test_without_the_aid_no_stand_rate_is_ever_shown(gui):
+    from simulator.core.controller import PERSON, Seat
+
+    window, app = gui
+    screen, view = start_bandu(app, window, [Seat(PERSON)], {"variant": "solo"})
+    assert view.practice is None
+    offer(window, view, "cube-large", "Take it")
+    window.pump(5)
+    assert "Practice aid" not in view.hint

@@ -214,7 +214,8 @@ def test_a_study_end_to_end_with_json_and_a_report(tmp_path):
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["study"] | {"wall_seconds": 0} == {
-        "orderings": "random:3", "trials": 2, "workers": 1, "jobs": 6, "finished": 6,
+        "orderings": "random:3", "trials": 2, "workers": 1, "backend": "local", "jobs": 6,
+        "finished": 6,
         "interrupted": False, "wall_seconds": 0}
     tower = data["towers"][0]
     assert tower["orderings_judged"] == 3 and tower["builds"] == 6

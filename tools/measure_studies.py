@@ -1,12 +1,14 @@
-"""Orderings a stability study judges per minute, on 1 worker and on 2, in one run (README).
+"""Orderings a stability study judges per minute, on 1 worker, on 2, and on 2 through a private
+Ray instance, in one run (README).
 
     .venv/bin/python tools/measure_studies.py scenes/examples/mixed-tower.toml --orderings random:12 --trials 5
 
-Runs the same study (`bandu-sim stability SCENE --orderings ... --trials ...`) once per worker
-count asked for (default 1, then 2), checks that every run gave the same results build for
-build, and prints per run the wall time, the builds per second and the orderings judged (all
-their trials done) per minute, as JSON. The workers are spawned processes, their start
-included in the time, as the command runs them.
+Runs the same study (`bandu-sim stability SCENE --orderings ... --trials ...`) once per run
+asked for (--runs, default "1,2,ray:2": K local workers, or ray:K for K workers on a private Ray
+instance, which needs the extra 'cluster'), checks that every run gave the same results build
+for build, and prints per run the wall time, the builds per second and the orderings judged (all
+their trials done) per minute, as JSON. The workers' start (spawned processes, or Ray starting
+on this machine) is included in the time, as the command runs them.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ def main() -> None:
     parser.add_argument("--orderings", default="random:12")
     parser.add_argument("--trials", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", default="1,2", help="comma-separated worker counts")
+    parser.add_argument("--runs", default="1,2,ray:2",
+                        help="comma-separated: K local workers, or ray:K on a private Ray")
     args = parser.parse_args()
 
     from simulator.physics.quiet import import_quietly
@@ -36,12 +39,14 @@ def main() -> None:
     plan = plan_study([scene], [scene.tremor or DEFAULT_TREMOR], parse_orderings(args.orderings),
                       args.trials, args.seed)
     runs, first = [], None
-    for workers in (int(w) for w in args.workers.split(",")):
-        result = run_study(plan, workers=workers)
+    for run in args.runs.split(","):
+        backend, _, count = run.rpartition(":")
+        workers = int(count)
+        result = run_study(plan, workers=workers, backend=backend or "local")
         if first is None:
             first = result.results
-        assert result.results == first, f"{workers} workers gave other results than the first run"
-        runs.append({"workers": workers, "builds": result.finished,
+        assert result.results == first, f"run {run} gave other results than the first run"
+        runs.append({"backend": backend or "local", "workers": workers, "builds": result.finished,
                      "wall_seconds": round(result.wall_seconds, 1),
                      "builds_per_second": round(result.finished / result.wall_seconds, 2),
                      "orderings_per_minute": round(result.orderings_per_minute(), 1)})

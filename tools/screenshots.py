@@ -4,7 +4,7 @@
 Tanbo: a few seeded moves, so the picture shows a game in progress with a removal preview.
 Bandu: a three-player game after a few seeded placements (the table), a person's answer to an
 auction to refuse (the auction), and tools/measure_bandu_fps.py's 20-piece tower collapsing,
-two simulated seconds in (the collapse).
+two simulated seconds in (the collapse), and a solo game's practice aid (a red ghost).
 """
 
 from __future__ import annotations
@@ -75,6 +75,36 @@ def bandu_screenshots(window, app) -> None:
     settle_view(window, view)
     save_png(DOCS / "screenshot-bandu-table.png")
     collapse_once(window, app, build_tower(), None, screenshot=DOCS / "screenshot-bandu-collapse.png")
+    practice_aid_screenshot(window, app)
+
+
+def practice_aid_screenshot(window, app) -> None:
+    """A solo game with the practice aid: the large cube held past the base's end, its ghost
+    red once the trials are in."""
+    import time
+
+    from measure_bandu_fps import settle_view
+    from pyglet.math import Vec3
+
+    from simulator.core.controller import PERSON, Seat
+    from simulator.games.bandu.rules import Offer
+    from simulator.render.screenshot import save_png
+
+    app.start_game("bandu", {"variant": "solo", "practice_aid": True}, [Seat(PERSON)], seed=1)
+    screen = window.active_screen
+    view = screen.view
+    screen.controller.submit(Offer("cube-large", "take"))
+    settle_view(window, view)
+    axis = view.places[0].axis
+    x, y = view.camera.to_screen(Vec3(axis[0] + 0.06, axis[1], view._held_pose()[0][2]), view.area)
+    window.dispatch_event("on_mouse_motion", x, y, 0, 0)
+    deadline = time.monotonic() + 120
+    while view.practice.probe.answer is None or not view.practice.probe.answer.complete:
+        if time.monotonic() > deadline:
+            raise SystemExit("the practice aid never answered")
+        window.pump(1)
+    settle_view(window, view)
+    save_png(DOCS / "screenshot-bandu-practice.png")
 
 
 if __name__ == "__main__":

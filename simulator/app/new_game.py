@@ -24,6 +24,11 @@ from simulator.render.widgets import FRONT, Button, fit_width, label
 ROW_SEATS = 4            # up to this many seats, each seat is a row of option buttons
 
 
+def _option_width(setting: registry.Setting) -> float:
+    """Numbers (beans 0-10, a seat 1-8) get narrow buttons, so their row fits on one line."""
+    return 54 if all(len(c.label) <= 3 for c in setting.choices) else 118
+
+
 class _ChoiceRow:
     """A caption and a row of mutually exclusive buttons."""
 
@@ -123,7 +128,8 @@ class NewGameScreen(Screen):
         if many:
             self.computer_note.text = ", ".join(s.label for s in self.strengths) + ": computer players"
         self.setting_rows = [(setting, _ChoiceRow(self, setting.label, [c.label for c in setting.choices],
-                                                  setting.default)) for setting in self.info.settings]
+                                                  setting.default, _option_width(setting)))
+                             for setting in self.info.settings]
         self.start = Button("Start", self.start_game, self.batch, size=16, width=180, height=46, primary=True)
         self.back_button = Button("Back", self.back, self.batch, width=140, height=46)
         self._build_seats()

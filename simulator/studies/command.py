@@ -19,6 +19,7 @@ from simulator.physics.scene import Scene
 from simulator.physics.tremor import Tremor
 from simulator.progress import ProgressBar
 from simulator.studies import study
+from simulator.studies.cluster import check_address, import_ray
 from simulator.studies.orderings import parse_orderings
 from simulator.studies.report import check_report_dir, write_report
 from simulator.studies.text import format_study
@@ -31,6 +32,14 @@ def check_study_options(args: Namespace) -> None:
     parse_orderings(args.orderings or "given")
     if args.report is not None:
         check_report_dir(args.report)
+    if args.address is not None:
+        if args.backend == "local":
+            raise UsageError("--address joins a Ray cluster: it goes with --backend ray, "
+                             "not --backend local")
+        args.backend = "ray"
+        check_address(args.address)
+    if args.backend == "ray":
+        import_ray()                # not installed: said now, before any scene loads
 
 
 def study_tremor(scene: Scene, tremor: Tremor, noise_given: bool) -> Tremor:
@@ -39,7 +48,7 @@ def study_tremor(scene: Scene, tremor: Tremor, noise_given: bool) -> Tremor:
 
 
 def run_study_command(args: Namespace, scenes: Sequence[Scene], tremors: Sequence[Tremor],
-                      workers: int) -> int:
+                      workers: int | None) -> int:
     spec = parse_orderings(args.orderings or "given")
     directory = check_report_dir(args.report) if args.report is not None else None
     plan = study.plan_study(scenes, tremors, spec, args.trials or study.DEFAULT_TRIALS, args.seed)
@@ -49,7 +58,7 @@ def run_study_command(args: Namespace, scenes: Sequence[Scene], tremors: Sequenc
                 print(f"bandu-sim: note: {printable(tower.path, 200)}: towers[{tower.tower}] is "
                       "given as explicit placements: judged in its own order only", file=sys.stderr)
     with ProgressBar("stability study", unit="build") as progress:
-        result = study.run_study(plan, workers, progress)
+        result = study.run_study(plan, workers, progress, args.backend or "local", args.address)
     print(json.dumps(result.as_dict(), indent=1) if args.json else format_study(result))
     sys.stdout.flush()
     if directory is not None:

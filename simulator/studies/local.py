@@ -24,13 +24,14 @@ if TYPE_CHECKING:   # not at run time: a worker imports the physics quietly (pro
 class Finished:
     results: list[JobResult] = field(default_factory=list)
     interrupted: bool = False
+    workers: int = 1            # how many ran at once
 
 
 def run_jobs(jobs: Sequence[Job], workers: int = 1, progress: Progress | None = None) -> Finished:
     """Run every job; `workers` > 1 uses that many spawned processes."""
     from simulator.studies.jobs import run_job
 
-    finished = Finished()
+    finished = Finished(workers=workers)
 
     def collect(result: JobResult) -> None:
         finished.results.append(result)

@@ -141,7 +141,7 @@ def _page(result: StudyResult) -> str:
     state = " (interrupted: partial results)" if result.interrupted else ""
     summary = (f"<p>{result.finished} of {len(result.plan.jobs)} builds{state}, orderings "
                f"{html.escape(str(result.plan.spec))}, {result.plan.trials} trials each, "
-               f"{result.workers} worker{'s' if result.workers > 1 else ''}, "
+               f"{result.where()}, "
                f"{result.wall_seconds:.1f} s. Raw results: <a href=\"{CSV}\">{CSV}</a>, "
                f"<a href=\"{JSON}\">{JSON}</a>.</p>")
     sections = "".join(_tower_section(t, jobs) for t in result.towers)

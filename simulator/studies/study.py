@@ -167,7 +167,13 @@ class StudyResult:
     towers: list[TowerResult]
     interrupted: bool
     wall_seconds: float
-    workers: int
+    workers: int                # jobs run at once
+    backend: str = "local"      # or "ray"
+
+    def where(self) -> str:
+        """Where the jobs ran, in words: "2 workers", "8 workers on Ray"."""
+        plural = "s" if self.workers != 1 else ""
+        return f"{self.workers} worker{plural}" + (" on Ray" if self.backend == "ray" else "")
 
     @property
     def finished(self) -> int:
@@ -184,7 +190,7 @@ class StudyResult:
 
     def as_dict(self) -> dict:
         return {"study": {"orderings": str(self.plan.spec), "trials": self.plan.trials,
-                          "workers": self.workers, "jobs": len(self.plan.jobs),
+                          "workers": self.workers, "backend": self.backend, "jobs": len(self.plan.jobs),
                           "finished": self.finished, "interrupted": self.interrupted,
                           "wall_seconds": round(self.wall_seconds, 3)},
                 "towers": [t.as_dict() for t in self.towers]}
@@ -195,7 +201,7 @@ def _rounded(value: float | None, digits: int = 4) -> float | None:
 
 
 def aggregate(plan: StudyPlan, results: Sequence[JobResult], interrupted: bool = False,
-              wall_seconds: float = 0.0, workers: int = 1) -> StudyResult:
+              wall_seconds: float = 0.0, workers: int = 1, backend: str = "local") -> StudyResult:
     by_tower: dict[tuple[int, int], list[JobResult]] = {}
     for result in sorted(results, key=lambda r: r.key):
         by_tower.setdefault(result.key[:2], []).append(result)
@@ -204,7 +210,7 @@ def aggregate(plan: StudyPlan, results: Sequence[JobResult], interrupted: bool =
         mine = by_tower.get((study.scene, study.tower), [])
         towers.append(TowerResult(study, mine, _ordering_stats(study, mine),
                                   _piece_stats(study, mine)))
-    return StudyResult(plan, towers, interrupted, wall_seconds, workers)
+    return StudyResult(plan, towers, interrupted, wall_seconds, workers, backend)
 
 
 def _ordering_stats(study: TowerStudy, results: list[JobResult]) -> list[OrderingStats]:
@@ -235,9 +241,17 @@ def _piece_stats(study: TowerStudy, results: list[JobResult]) -> list[PieceStats
     return list(stats.values())
 
 
-def run_study(plan: StudyPlan, workers: int = 1, progress: Progress | None = None) -> StudyResult:
-    """Run every job of the plan (local backend); Ctrl+C keeps what was finished."""
+def run_study(plan: StudyPlan, workers: int | None = 1, progress: Progress | None = None,
+              backend: str = "local", address: str | None = None) -> StudyResult:
+    """Run every job of the plan on local processes or on Ray (cluster.py; `workers` None there:
+    every CPU of the cluster); Ctrl+C keeps what was finished. The figures do not depend on the
+    backend or the number of workers."""
     start = time.perf_counter()
-    finished = run_jobs(plan.jobs, workers, progress)
+    if backend == "ray":
+        from simulator.studies.cluster import run_jobs_on_ray
+
+        finished = run_jobs_on_ray(plan.jobs, workers, progress, address)
+    else:
+        finished = run_jobs(plan.jobs, workers or 1, progress)
     return aggregate(plan, finished.results, finished.interrupted,
-                     time.perf_counter() - start, workers)
+                     time.perf_counter() - start, finished.workers, backend)

@@ -48,7 +48,6 @@ def format_study(result: StudyResult) -> str:
         lines += format_tower(tower)
     state = "interrupted: " if result.interrupted else ""
     lines.append(f"study: {state}{result.finished} of {len(result.plan.jobs)} builds in "
-                 f"{result.wall_seconds:.1f} s on {result.workers} worker"
-                 f"{'s' if result.workers > 1 else ''} "
+                 f"{result.wall_seconds:.1f} s on {result.where()} "
                  f"({result.orderings_per_minute():.1f} orderings judged per minute)")
     return "\n".join(lines)

@@ -4,6 +4,7 @@ outcome the physics referee decides (referee.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
@@ -25,9 +26,24 @@ def _settings() -> tuple[Setting, ...]:
                                        Choice("Chain (a seeded list)", {"variant": "chain"}))),
         Setting("reserve", "Reserve", tuple(Choice(f"{n} pieces", {"reserve": n})
                                             for n in (48, 36, 24, 12))),
-        Setting("first", "First player (seat)", tuple(Choice(str(n + 1), {"first": n})
+        Setting("first", "First player", tuple(Choice(str(n + 1), {"first": n})
                                                       for n in range(rules.MAX_PLAYERS))),
+        Setting("practice_aid", "Practice aid",
+                (Choice("Off", {"practice_aid": False}),
+                 Choice("On (solo)", {"practice_aid": True}))),
     )
+
+
+def practice_aid_of(settings: Mapping[str, Any]) -> bool:
+    """The `practice_aid` setting (on/off, true/false, 1/0), refused in one line otherwise."""
+    from simulator.core.errors import SettingsError
+
+    value = settings.get("practice_aid", False)
+    if isinstance(value, str) and value.strip().lower() in ("on", "off", "true", "false", "yes", "no"):
+        return value.strip().lower() in ("on", "true", "yes")
+    if isinstance(value, bool) or value in (0, 1):
+        return bool(value)
+    raise SettingsError("practice_aid is on or off")
 
 
 CHAIN_PIECES = "pieces:"   # a chain setting written out: "pieces:ring,cube-large,..."
@@ -50,6 +66,13 @@ def _chain_setting(settings: dict[str, Any]) -> dict[str, Any]:
 
 
 def _create(players: int, **settings: Any) -> rules.BanduState:
+    from simulator.core.errors import SettingsError
+
+    if practice_aid_of(settings):   # the window's aid (practice.py): the rules never see it
+        if players != 1 or settings.get("variant") not in ("solo", "chain"):
+            raise SettingsError("the practice aid is for one-player solo and chain games only: "
+                                "a game against others never shows a simulated outcome")
+    settings.pop("practice_aid", None)
     return rules.new_game(players=players, **_chain_setting(settings))
 
 
@@ -104,6 +127,9 @@ def _finished(controller: Any) -> str | None:
     except (SimulatorError, ValueError) as error:
         return f"The attempt could not be stored in the records: {error}"
     best = before is None or (attempt.score, attempt.height_mm) > (before.score, before.height_mm)
+    if attempt.practice_aid:        # listed, marked, never a personal best
+        return (f"Stored in your records ({attempt.height_mm:.0f} mm high), marked as made with "
+                "the practice aid.")
     return (f"Stored in your records ({attempt.height_mm:.0f} mm high)"
             + (": a personal best!" if best else f"; your best is {before.score} pieces." if before else "."))
 

@@ -183,12 +183,12 @@ class TableScene:
                      TABLE_SURFACE)
 
     def piece(self, piece: str, pose: Pose3, ghost: bool = False, bright: bool = False,
-              moving: bool = False) -> Drawn:
+              moving: bool = False, tint: tuple[float, float, float] | None = None) -> Drawn:
         surface = piece_surface(piece)
         if bright:
             surface = replace(surface, colour=tuple(c + (g - c) * HOVER_TINT for c, g in zip(surface.colour, GLOW, strict=True)))  # type: ignore[arg-type]
         if ghost:
-            surface = replace(surface, alpha=GHOST_ALPHA, colour=(0.75, 0.9, 1.0), grain=False)
+            surface = replace(surface, alpha=GHOST_ALPHA, colour=tint or (0.75, 0.9, 1.0), grain=False)
         return Drawn(self.pieces.get(piece.split("#", 1)[0]), pose_matrix(*pose), surface, moving)
 
     def drop_line(self, top: tuple[float, float, float], bottom_z: float) -> Drawn:

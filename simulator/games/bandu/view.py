@@ -30,7 +30,9 @@ from pyglet.math import Vec3
 from pyglet.window import key, mouse
 
 from simulator.core.state import OUTCOME
+from simulator.games.bandu import practice_aid_of
 from simulator.games.bandu.auction_bar import AuctionBar
+from simulator.games.bandu.practice import PracticeAid
 from simulator.games.bandu.preview import LandingPreview
 from simulator.games.bandu.referee import orientation_of, tower_axes
 from simulator.games.bandu.rotations import (
@@ -109,6 +111,10 @@ class BanduView(GameView):
     def __init__(self, context: ViewContext) -> None:
         super().__init__(context)
         self.preview = LandingPreview()
+        # the solo practice aid (the game refuses the setting anywhere else); its process starts
+        # at the first question, so a replay (which holds no piece) never starts it
+        aided = practice_aid_of(context.controller.settings)
+        self.practice: PracticeAid | None = PracticeAid() if aided else None
         self.camera = OrbitCamera(yaw=-90.0, pitch=50.0, distance=2.0, target=Vec3(0.0, 0.07, 0.0),
                                   min_distance=0.12, max_distance=4.5, fov=40.0)
         self.held: Held | None = None
@@ -347,6 +353,12 @@ class BanduView(GameView):
             position, orientation = self.preview.landing(self.bandu, self.bandu.placer, self.held.place)
             self.ghost = (tuple(position), tuple(orientation))                       # type: ignore[assignment]
             self.scene.changed()
+        if self.practice is not None:
+            held = self.held.place if self.held is not None else None
+            if self.practice.update(self.bandu, self.bandu.placer, held):
+                self.scene.changed()
+            if held is not None:
+                self.hint = self.practice.sentence()
         self._refresh_hud_text_only()
 
     def _follow_outcome(self) -> Any:
@@ -393,7 +405,8 @@ class BanduView(GameView):
             held_pose = self._held_pose()
             items.append(scene.piece(self.held.place.piece, held_pose))
             if self.ghost is not None:
-                items.append(scene.piece(self.held.place.piece, self.ghost, ghost=True))
+                tint = self.practice.colour() if self.practice is not None else None
+                items.append(scene.piece(self.held.place.piece, self.ghost, ghost=True, tint=tint))
                 items.append(scene.drop_line(held_pose[0], self.ghost[0][2]))
         items += [scene.beans(seat, state.beans[seat]) for seat in range(state.players) if state.beans[seat]]
         return items
@@ -423,6 +436,8 @@ class BanduView(GameView):
     def close(self) -> None:
         self.scene.close()
         self.preview.close()
+        if self.practice is not None:
+            self.practice.close()
 
     # --- input -------------------------------------------------------------------------------------
     def _pick(self, x: float, y: float) -> str | None:
