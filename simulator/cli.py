@@ -189,20 +189,27 @@ def _cmd_play(args) -> int:
                    settings=settings)
 
 
+def _default_selfplay_players(game: Any) -> str:
+    """Without --players: the game's computer player against random ones, at its usual count."""
+    return ",".join([game.agent_prefix] + ["random"] * (game.info.default_players - 1))
+
+
 def _cmd_selfplay(args) -> int:
     from simulator.core import registry
     from simulator.progress import ProgressBar
     from simulator.selfplay import check_selfplay, selfplay
 
-    spec = args.players or f"{registry.get_game(args.game).agent_prefix},random"
+    spec = args.players or _default_selfplay_players(registry.get_game(args.game))
     players = _players(spec)
     settings = dict(_parse_setting(s) for s in args.setting)
     info = check_selfplay(args.game, players, settings)
-    physics = "simulator.physics.world" if info.info.outcomes else None   # Bandu's referee
-    if physics is not None:
-        _import_physics_quietly()
+    heavy = info.worker_import                 # Bandu's physics: PyBullet prints on import
+    if heavy is not None:
+        from simulator.physics.quiet import import_quietly
+
+        import_quietly(heavy)
     report = selfplay(info.name, args.games, args.seed, players, settings, workers=_workers(args),
-                      progress=ProgressBar(f"{info.name} selfplay"), quiet_import=physics)
+                      progress=ProgressBar(f"{info.name} selfplay"), quiet_import=heavy)
     if args.json:
         print(json.dumps(report, indent=1))
     else:

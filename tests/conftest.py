@@ -1,5 +1,5 @@
-"""Shared fixtures: an X display for the window tests (Xvfb started when none is set), and a
-private data directory so tests never touch the user's saves."""
+"""Shared fixtures: an X display for the window tests (Xvfb started when none is set), a
+private data directory so tests never touch the user's saves, and a game not built yet."""
 
 from __future__ import annotations
 
@@ -15,6 +15,18 @@ import pytest
 def private_home(tmp_path, monkeypatch):
     monkeypatch.setenv("BANDU_SIM_HOME", str(tmp_path / "bandu-sim-home"))
     return tmp_path / "bandu-sim-home"
+
+
+@pytest.fixture
+def coming_game(monkeypatch):
+    """A game package that so far only describes itself (as each game did before its rules
+    were built): listed on the menu as coming, refused by play and selfplay."""
+    from simulator.core import registry
+
+    game = registry.Game(registry.GameInfo("coming", "Coming", "a game not built yet",
+                                           min_players=2, max_players=4, menu_order=99))
+    monkeypatch.setitem(registry._GAMES._games, "coming", game)
+    return game
 
 
 @pytest.fixture(scope="module")

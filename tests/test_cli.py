@@ -14,6 +14,20 @@ def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
                           timeout=timeout)
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (["selfplay", "coming"], "not playable yet"),
+    (["play", "coming"], "not playable in the window yet"),
+    (["play", "coming", "--players", "person,random"], "not playable in the window yet"),
+])
+def test_a_game_not_built_yet_is_refused_in_one_line(coming_game, capsys, args, message):
+    from simulator.cli import main
+
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and len(captured.err.strip().splitlines()) == 1
+    assert captured.out == ""
+
+
 def test_selfplay_json():
     result = run("selfplay", "tanbo", "--games", "3", "--seed", "5", "--players", "random,mcts:easy", "--json")
     assert result.returncode == 0, result.stderr
@@ -53,8 +67,6 @@ def test_selfplay_with_two_workers_gives_the_same_games():
     (["selfplay", "tanbo", "--setting", "size=8"], "size must be one of"),
     (["selfplay", "tanbo", "--setting", "colour=red"], "unknown setting 'colour'"),
     (["selfplay", "bandu", "--players", "mcts,random"], "unknown player 'mcts' for Bandu; use random, ai or ai:LEVEL"),
-    (["selfplay", "bunko"], "not playable yet"),
-    (["play", "bunko"], "not playable in the window yet"),
     (["play", "--load", "/nonexistent/save.json"], "no such file"),
     (["frobnicate"], "invalid choice"),
 ])

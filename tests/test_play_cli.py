@@ -55,7 +55,6 @@ def test_seats_are_people_and_the_games_own_computer_players():
     (["play", "tanbo", "--load", "some.json", "--players", "person,random"], "cannot go with --load"),
     (["play", "tanbo", "--setting", "size=7"], "--setting goes with --players"),
     (["play", "chess", "--players", "person,random"], "unknown game 'chess'"),
-    (["play", "bunko", "--players", "person,random"], "not playable in the window yet"),
 ])
 def test_bad_play_input_exits_2_with_one_line_before_any_window(args, message):
     result = run_headless(*args)

@@ -5,6 +5,7 @@ Tanbo: a few seeded moves, so the picture shows a game in progress with a remova
 Bandu: a three-player game after a few seeded placements (the table), a person's answer to an
 auction to refuse (the auction), and tools/measure_bandu_fps.py's 20-piece tower collapsing,
 two simulated seconds in (the collapse), and a solo game's practice aid (a red ghost).
+Bunko: a seeded 12-player night in its second round.
 """
 
 from __future__ import annotations
@@ -41,7 +42,31 @@ def main() -> None:
     window.pump(3)
     window.take_screenshot(DOCS / "screenshot-tanbo.png")
     bandu_screenshots(window, app)
+    bunko_screenshot(window, app)
     window.close()
+
+
+def bunko_screenshot(window, app) -> None:
+    """A 12-player night, seeded, in its second round with Player 1 to roll at table 3."""
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+    from simulator.games.bunko.rules import Roll
+
+    seats = [Seat(PERSON) if s in (0, 6) else Seat(COMPUTER, "mcts:ghost") for s in range(12)]
+    app.start_game("bunko", {"tables": 3}, seats, seed=3)
+    screen = window.active_screen
+    controller = screen.controller
+    controller.autosave_path = None
+    state = controller.state
+    while not (state.round == 1 and state.round_rolls > 40 and controller.is_person_turn()):
+        if controller.is_person_turn():
+            controller.submit(Roll())
+        controller.play_computer_moves(limit=1)
+        state = controller.state
+    window.pump(110)
+    spot = screen.view.spots[state.table_of(state.current_player())[0]]
+    window.dispatch_event("on_mouse_motion", spot.x, spot.y, 0, 0)
+    window.pump(3)
+    window.take_screenshot(DOCS / "screenshot-bunko.png")
 
 
 def bandu_screenshots(window, app) -> None:

@@ -251,7 +251,7 @@ class GameScreen(Screen):
             return " and ".join(seat_name(w) for w in winners) + " won."
         dots = "." * (1 + int(self._clock * 3) % 3)
         if player == OUTCOME:
-            return f"Waiting for the result{dots}"
+            return f"{self.view.outcome_text()}{dots}"
         if player == CHANCE:
             return "Dealing..."
         if controller.is_person_turn():

@@ -116,7 +116,7 @@ class NewGameScreen(Screen):
         self.seat_options = ["Person"] + [s.label if many else f"Computer: {s.label}" for s in self.strengths]
         if not self.strengths:
             self.seat_options.append("Computer")
-        counts = list(range(self.info.min_players, self.info.max_players + 1))
+        counts = self.info.counts()
         self.counts = counts
         self.count_row = _ChoiceRow(self, "Players", [str(n) for n in counts],
                                     counts.index(self.info.default_players),
@@ -132,7 +132,28 @@ class NewGameScreen(Screen):
                              for setting in self.info.settings]
         self.start = Button("Start", self.start_game, self.batch, size=16, width=180, height=46, primary=True)
         self.back_button = Button("Back", self.back, self.batch, width=140, height=46)
+        self._seen = self._selections()
+        self._follow_player_count()
         self._build_seats()
+
+    def _selections(self) -> tuple[int, ...]:
+        return (self.count_row.selected, *(row.selected for _, row in self.setting_rows))
+
+    def _follow_player_count(self) -> None:
+        """Keep the player count and the choices that go with one (3 tables: 12 players)
+        together: the one a person just changed leads."""
+        now = self._selections()
+        count_changed = now[0] != self._seen[0]
+        for n, (setting, row) in enumerate(self.setting_rows):
+            tied = [c.players for c in setting.choices]
+            if not any(tied):
+                continue
+            choice = setting.choices[row.selected]
+            if now[n + 1] != self._seen[n + 1] and not count_changed and choice.players in self.counts:
+                self.count_row.select(self.counts.index(choice.players))
+            elif self.players() in tied:
+                row.select(tied.index(self.players()))
+        self._seen = self._selections()
 
     def players(self) -> int:
         return self.counts[self.count_row.selected]
@@ -167,6 +188,7 @@ class NewGameScreen(Screen):
 
     def changed(self) -> None:
         """A choice was made: follow the player count, apply settings that pin others."""
+        self._follow_player_count()
         if len(self.seat_rows) + len(self.seat_buttons) != self.players():
             self._build_seats()
             return

@@ -39,6 +39,9 @@ class Choice:
     label: str
     kwargs: dict[str, Any]
     fixes: tuple[tuple[str, str], ...] = ()
+    #: the player count this choice goes with (e.g. 3 tables of 4: 12); the new-game screen
+    #: keeps the two together, whichever of them a person changes
+    players: int | None = None
 
 
 @dataclass(frozen=True)
@@ -68,10 +71,18 @@ class GameInfo:
     cooperative: bool = False           # all seats win or lose together
     menu_order: int = 100               # place on the menu, lowest first
     on_menu: bool = True                # False: reachable by name only (test games)
+    #: the player counts offered (empty: every count from min to max) and the usual one (0:
+    #: the smallest count of at least 2)
+    player_counts: tuple[int, ...] = ()
+    usual_players: int = 0
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_players <= self.max_players <= MAX_SEATS:
             raise ValueError(f"{self.name}: players must be 1 <= min <= max <= {MAX_SEATS}")
+        if any(not self.min_players <= n <= self.max_players for n in self.player_counts) or \
+                self.default_players not in self.counts():
+            raise ValueError(f"{self.name}: player counts and the usual count must lie in "
+                             f"{self.min_players}..{self.max_players}")
 
     def seat_name(self, seat: int) -> str:
         return self.seat_names[seat] if 0 <= seat < len(self.seat_names) else f"Player {seat + 1}"
@@ -83,7 +94,11 @@ class GameInfo:
 
     @property
     def default_players(self) -> int:
-        return max(self.min_players, min(2, self.max_players))
+        return self.usual_players or max(self.min_players, min(2, self.max_players))
+
+    def counts(self) -> list[int]:
+        """The player counts a new game offers."""
+        return list(self.player_counts) or list(range(self.min_players, self.max_players + 1))
 
     def kinds(self) -> list[str]:
         """Words for the menu: 'chance', 'hidden information', 'cooperative' ..."""
@@ -124,6 +139,9 @@ class Game:
     #: (history as (player, notation) pairs, settings, players) -> problems, one line each: a
     #: loaded save's outcomes checked against the game's own referee (Bandu: the physics)
     verify_save: Callable[[list[tuple[int, str]], dict[str, Any], int], list[str]] | None = None
+    #: a module that self-play's worker processes import first, quietly (Bandu: the physics
+    #: world, whose import prints PyBullet's build time); None: nothing heavy to import
+    worker_import: str | None = None
 
     def __post_init__(self) -> None:
         state_class = self.state_class

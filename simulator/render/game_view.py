@@ -119,6 +119,10 @@ class GameView:
         """A sentence under the winner's name on the end screen."""
         return ""
 
+    def outcome_text(self) -> str:
+        """The status while an outcome is being resolved, e.g. 'Rolling'; dots are added."""
+        return "Waiting for the result"
+
     def describe_move(self, notation: str) -> str:
         """A history entry's notation as the panel and the replay show it (a game whose notation
         carries data for the save, such as settled poses, says it in short)."""

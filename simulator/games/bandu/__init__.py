@@ -155,5 +155,6 @@ GAME = register(Game(
     default_strength="medium",
     agent_prefix="ai",
     verify_save=_verify_save,
+    worker_import="simulator.physics.world",     # the referee: PyBullet prints on import
     finished=_finished,
 ))

@@ -1,0 +1,262 @@
+"""Bunko in the window under Xvfb: a round played by key presses and clicks, the dice tumbling
+and landing on the outcome, movement between tables, the score sheets, a 12-player night set up
+on the new-game screen and played to the standings; screenshots checked for content."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from window_driver import button_named, click, click_on, press
+
+pytestmark = pytest.mark.gui
+
+
+def frame(window, frames: int = 2) -> np.ndarray:
+    from simulator.render.screenshot import read_pixels
+
+    window.pump(frames)
+    return read_pixels()
+
+
+def share(pixels: np.ndarray, predicate) -> float:
+    rgb = pixels[..., :3].astype(int)
+    return float(predicate(rgb[..., 0], rgb[..., 1], rgb[..., 2]).mean())
+
+
+def is_head_felt(r, g, b):          # the head table's red felt
+    return (r > 70) & (r < 170) & (g < 60) & (b < 70) & (r > 2 * g)
+
+
+def is_green_felt(r, g, b):
+    return (g > 60) & (g > r + 25) & (g > b + 10) & (r < 90)
+
+
+def is_die(r, g, b):                # ivory dice bodies
+    return (r > 235) & (g > 228) & (b > 210) & (b < 240)
+
+
+def is_gold_plaque(r, g, b):
+    return (r > 215) & (g > 165) & (g < 200) & (b < 100)
+
+
+def is_blue_plaque(r, g, b):
+    return (r < 110) & (g > 160) & (b > 200)
+
+
+def is_sheet(r, g, b):              # the cream score-sheet paper
+    return (r > 240) & (g > 235) & (b > 220)
+
+
+def _start(app, window, seats, settings):
+    app.start_game("bunko", settings, seats, seed=4)
+    screen = window.active_screen
+    screen.controller.computer_delay = 0.0
+    window.pump(2)
+    return screen
+
+
+def _until(window, screen, condition, limit: int = 400) -> None:
+    """Pump the window (computers roll, dice land) until `condition()` or a person must roll."""
+    for _ in range(limit):
+        if condition():
+            return
+        screen.controller.wait_for_computer()
+        window.pump(1)
+    raise AssertionError("the game did not get there")
+
+
+def test_a_round_played_by_key_presses(gui):
+    from pyglet.window import key
+
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    seats = [Seat(PERSON), Seat(COMPUTER, "mcts:ghost"), Seat(PERSON), Seat(COMPUTER, "mcts")]
+    screen = _start(app, window, seats, {"tables": 1, "pace": "instant"})
+    controller, view = screen.controller, screen.view
+    assert screen.view.prompt().startswith("Space")
+    pixels = frame(window)
+    assert share(pixels, is_head_felt) > 0.08                  # one big table with red felt
+    assert share(pixels, is_die) > 0.001                       # its three dice
+    assert share(pixels, is_gold_plaque) > 0.001 and share(pixels, is_blue_plaque) > 0.001
+    presses = 0
+    while controller.state.round == 0:
+        if controller.is_person_turn():
+            rolls = controller.state.rolls
+            press(window, key.SPACE)
+            presses += 1
+            _until(window, screen, lambda r=rolls: controller.state.rolls > r)
+        else:
+            _until(window, screen, lambda: controller.is_person_turn() or controller.state.round > 0)
+    state = controller.state
+    assert presses >= 2
+    people_rolls = [h for h in controller.history if h.action == "roll"]
+    assert len(people_rolls) == state.rolls                     # every roll was a roll, then dice
+    assert [state.wins[s] + state.losses[s] for s in range(4)] == [1, 1, 1, 1]
+    assert state.chairs == [[0, 1, 3, 2]]                       # one table: the partners rotated
+    assert view.sheet_visible is False
+    pixels = frame(window)
+    assert share(pixels, is_die) > 0.001
+
+
+def test_dice_tumble_and_land_on_the_outcome_and_refusals_say_why(gui):
+    from pyglet.window import key
+
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+    from simulator.games.bunko import pace
+
+    window, app = gui
+    seats = [Seat(PERSON)] + [Seat(COMPUTER, "mcts")] * 7
+    screen = _start(app, window, seats, {"tables": 2, "pace": "fast"})
+    controller, view = screen.controller, screen.view
+    view.on_mouse_motion(*_table_centre(view, 0), 0, 0)
+    assert "Space" in view.hint and "Player 1" in view.hint
+    click(window, *_table_centre(view, 0))                     # a click rolls, like Space
+    assert controller.state.awaiting
+    pending = controller.outcome_in_progress()
+    window.pump(1)
+    pending = controller.outcome_in_progress()
+    assert isinstance(pending, pace.RollingDice)
+    dice = view.tables[0].dice
+    assert any(d.rolling for d in dice)
+    press(window, key.SPACE)                                     # not again while they roll
+    assert "wait for them to land" in screen.toast.message
+    deadline = time.monotonic() + 5
+    while controller.state.rolls == 0 and time.monotonic() < deadline:
+        window.pump(1)
+    assert controller.state.rolls == 1
+    window.pump(1)
+    landed = controller.state.last_rolls[0]["faces"]
+    assert [d.face for d in dice] == landed and not any(d.rolling for d in dice)
+    assert tuple(landed) == pending.result().faces             # the outcome, as the RNG drew it
+    # a computer's turn: Space says whose turn it is
+    _until(window, screen, lambda: not controller.is_person_turn() and not controller.state.awaiting)
+    press(window, key.SPACE)
+    assert "rolls by itself" in screen.toast.message or "wait for them to land" in screen.toast.message
+
+
+def _selected(new_game) -> list[str]:
+    return [setting.choices[row.selected].label for setting, row in new_game.setting_rows]
+
+
+def _table_centre(view, table):
+    spot = view.spots[table]
+    return spot.x, spot.y
+
+
+def test_a_twelve_player_night_set_up_on_the_new_game_screen_played_to_the_standings(gui):
+    from pyglet.window import key
+
+    window, app = gui
+    app.show_menu()
+    window.pump(1)
+    click_on(window, button_named(window.active_screen, "Bunko"))
+    assert window.active_screen.title == "new game"
+    new_game = window.active_screen
+    assert new_game.players() == 12 and "3 (12 players)" in _selected(new_game)   # the usual night
+    click_on(window, button_named(new_game, "4"))               # the count leads the tables ...
+    assert "1 (4 players)" in _selected(new_game)
+    click_on(window, button_named(new_game, "2 (8 players)"))   # ... and the tables the count
+    assert new_game.players() == 8
+    click_on(window, button_named(new_game, "12"))
+    assert "3 (12 players)" in _selected(new_game)
+    click_on(window, button_named(new_game, "Instant"))
+    click_on(window, button_named(new_game, "Start"))
+    screen = window.active_screen
+    assert screen.title == "game"
+    controller, view = screen.controller, screen.view
+    controller.computer_delay = 0.0
+    assert controller.state.players == 12 and controller.state.tables == 3
+    assert controller.person_seats() == [0] and controller.seats[5].agent == "mcts:ghost"
+    pixels = frame(window)
+    assert share(pixels, is_head_felt) > 0.015 and share(pixels, is_green_felt) > 0.03   # three tables
+    # the first rolls by the window's own clock, the person's by key; then on to the round's end
+    from simulator.games.bunko.rules import Roll
+
+    while controller.state.rolls < 12:
+        if controller.is_person_turn():
+            press(window, key.SPACE)
+        else:
+            controller.wait_for_computer()
+            window.pump(1)
+    assert any(h.player == 0 for h in controller.history)
+    controller.autosave_path = None            # fast forward: no file written after every move
+    while controller.state.round == 0:
+        if controller.is_person_turn():
+            controller.submit(Roll())
+        controller.play_computer_moves(limit=1)
+    window.pump(2)
+    # players moved: the head table's losers went to table 3, table 2's winners came up
+    first = controller.state.results[0]["tables"]
+    head_winners = [first[0]["chairs"][c] for c in range(4) if c % 2 == first[0]["winner"]]
+    assert sorted(controller.state.chairs[0][:2]) == sorted(head_winners)
+    assert view.move_seconds == 0.0                            # instant pace: no glide
+    # the score sheets on S, and off again
+    press(window, key.S)
+    assert view.sheet_visible
+    assert share(frame(window), is_sheet) > 0.15
+    press(window, key.S)
+    assert not view.sheet_visible
+    # the rest of the night, quickly: people roll through the controller, computers in-process
+    while not controller.is_over():
+        if controller.is_person_turn():
+            controller.submit(Roll())
+        controller.play_computer_moves()
+    pixels = frame(window, 3)
+    assert screen.end.visible and "wins" in screen.end.title.text
+    assert "by wins, then bunkos, then points" in screen.end.body.text
+    winner = controller.state.standings()[0]
+    assert f"1. Player {winner + 1}:" in screen.end.body.text
+    click_on(window, button_named(window.active_screen, "Look at the board"))
+    pixels = frame(window, 2)
+    assert view.sheet_visible and share(pixels, is_sheet) > 0.12   # the standings on the table
+    texts = [item.text for item in view.sheet_labels]
+    assert "Standings: the night is over" in texts and f"Player {winner + 1}" in texts
+    assert texts.index(f"Player {winner + 1}") < min(texts.index(f"Player {s + 1}") for s in range(12)
+                                                     if s != winner)
+    # the night's replay, move by move, with the same view
+    app.replay_game(controller)
+    replay = window.active_screen
+    assert replay is not screen and share(frame(window), is_head_felt) > 0.005
+    press(window, key.END)
+    assert replay.view.state.is_terminal()
+    press(window, key.HOME)
+    assert replay.view.state.rolls == 0 and share(frame(window), is_die) > 0.001
+
+
+def test_a_die_of_another_game_with_its_own_faces(gui):
+    """render/dice.py is game-neutral: a painter draws the faces, the throw lands on the face
+    it is given, and the tumble's faces are the same for the same seed."""
+    from pyglet import shapes
+    from pyglet.graphics import Batch
+
+    from simulator.render.dice import Die, Mark, pip_positions, tumble_faces
+
+    painted: list[tuple[int, bool]] = []
+
+    def star(face, size, batch, group, style, marked):
+        painted.append((face, marked))
+        return [Mark(shapes.Star(0, 0, size * 0.35, size * 0.15, num_spikes=face + 2, batch=batch,
+                                 group=group), size * 0.1, 0)]
+
+    die = Die(Batch(), size=40, painter=star, faces=4)
+    die.place(200, 100)
+    die.throw(3, seconds=1.0, start=(20, 30), seed=9)
+    assert die.rolling and die.marks[0].shape.x != 210
+    die.update(0.5)
+    assert die.rolling and 1 <= die.face <= 4
+    die.update(0.6)
+    assert not die.rolling and die.face == 3
+    assert die.marks[0].shape.position == pytest.approx((200 + 4 * np.cos(np.radians(die.angle)),
+                                                        100 - 4 * np.sin(np.radians(die.angle))))
+    die.show(2, angle=0.0, marked=True)
+    assert painted[-1] == (2, True) and die.marks[0].shape.position == pytest.approx((204, 100))
+    faces = tumble_faces(5, 8, seed=1)
+    assert faces == tumble_faces(5, 8, seed=1) and faces[-1] == 5 and len(faces) == 8
+    assert all(a != b for a, b in zip(faces, faces[1:], strict=False))
+    assert len(pip_positions(6)) == 6
+    with pytest.raises(ValueError, match="1 to 6"):
+        pip_positions(7)
+    die.delete()
