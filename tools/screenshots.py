@@ -5,7 +5,8 @@ Tanbo: a few seeded moves, so the picture shows a game in progress with a remova
 Bandu: a three-player game after a few seeded placements (the table), a person's answer to an
 auction to refuse (the auction), and tools/measure_bandu_fps.py's 20-piece tower collapsing,
 two simulated seconds in (the collapse), and a solo game's practice aid (a red ghost).
-Bunko: a seeded 12-player night in its second round.
+Bunko: a seeded 12-player night in its second round. Bandida: mode 2, nine rounds in, a card
+held over a spot where it fits.
 """
 
 from __future__ import annotations
@@ -43,7 +44,49 @@ def main() -> None:
     window.take_screenshot(DOCS / "screenshot-tanbo.png")
     bandu_screenshots(window, app)
     bunko_screenshot(window, app)
+    bandida_screenshot(window, app)
     window.close()
+
+
+def bandida_screenshot(window, app) -> None:
+    """Mode 2 with a person and two random players, nine rounds in, a card of the person's hand
+    held over a spot where it fits (the spots lit)."""
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    seats = [Seat(PERSON), Seat(COMPUTER, "random"), Seat(COMPUTER, "random")]
+    app.start_game("bandida", {"mode": 2}, seats, seed=4)
+    screen = window.active_screen
+    controller, view = screen.controller, screen.view
+    controller.autosave_path = None
+    for _ in range(9):
+        controller.play_computer_moves()
+        if controller.is_over():
+            break
+        controller.submit(controller.state.legal_actions()[0])
+    controller.play_computer_moves()
+    window.pump(3)
+    state = view.state
+    for index, kind in enumerate(state.hands[view._hand_seat()]):
+        moves = state.placements([kind])
+        if moves:
+            move = moves[len(moves) // 2]
+            card, _ = view.hand_sprites[index]
+            window.dispatch_event("on_mouse_motion", card.x, card.y, 0, 0)
+            window.dispatch_event("on_mouse_press", card.x, card.y, 1, 0)
+            window.dispatch_event("on_mouse_release", card.x, card.y, 1, 0)
+            while view.rotation != move.rotation:
+                view.on_key_press(key_r(), 0)
+            spot = view.to_pixel(*view.card_centre(move.x, move.y, move.rotation))
+            window.dispatch_event("on_mouse_motion", *spot, 0, 0)
+            break
+    window.pump(3)
+    window.take_screenshot(DOCS / "screenshot-bandida.png")
+
+
+def key_r() -> int:
+    from pyglet.window import key
+
+    return key.R
 
 
 def bunko_screenshot(window, app) -> None:

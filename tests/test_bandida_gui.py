@@ -1,0 +1,286 @@
+"""Bandida in the window under Xvfb: a game played through the window's event handlers (drag a
+card from the hand, turn it with R and the wheel, drop it on a lit spot; an illegal drop says
+why), dynamite and discards asked for on the table, the hand-over between two people, pan and
+zoom, and screenshots checked for the felt, the earth of the cards and the face-down backs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_bandida_rules import TIGHT, position
+from window_driver import button_named, click, click_on, press
+
+pytestmark = pytest.mark.gui
+
+
+def frame(window, frames: int = 2):
+    from simulator.render.screenshot import read_pixels
+
+    window.pump(frames)
+    return read_pixels()
+
+
+def share(pixels: np.ndarray, predicate) -> float:
+    rgb = pixels[..., :3].astype(int)
+    return float(predicate(rgb[..., 0], rgb[..., 1], rgb[..., 2]).mean())
+
+
+def is_felt(r, g, b):
+    return (g > r + 30) & (g > b + 15) & (g > 60)
+
+
+def is_earth(r, g, b):
+    return (r > 90) & (r > g + 25) & (g > b + 10)
+
+
+def is_card_back(r, g, b):
+    return (b > r + 30) & (b > g + 20) & (b > 40)
+
+
+def _start(app, window, seats, settings=None, seed=3):
+    app.start_game("bandida", settings or {"mode": 1}, seats, seed=seed)
+    screen = window.active_screen
+    screen.controller.computer_delay = 0.0
+    window.pump(2)
+    return screen
+
+
+def _wait_for_person(window, screen, limit=400):
+    for _ in range(limit):
+        if screen.controller.is_person_turn() or screen.controller.is_over():
+            window.pump(1)
+            return
+        screen.controller.wait_for_computer(timeout=60)
+        window.pump(1)
+    raise AssertionError("the computer never moved")
+
+
+def _drag(window, start, end, steps=4):
+    from pyglet.window import mouse
+
+    window.dispatch_event("on_mouse_motion", *start, 0, 0)
+    window.dispatch_event("on_mouse_press", *start, mouse.LEFT, 0)
+    window.pump(1)
+    for n in range(1, steps + 1):
+        x = start[0] + (end[0] - start[0]) * n / steps
+        y = start[1] + (end[1] - start[1]) * n / steps
+        window.dispatch_event("on_mouse_drag", x, y, 1, 1, mouse.LEFT, 0)
+        window.pump(1)
+    window.dispatch_event("on_mouse_release", *end, mouse.LEFT, 0)
+    window.pump(1)
+
+
+def _a_card_that_fits(view):
+    """(hand index, rotation, a spot) for a card in the hand that fits somewhere."""
+    state = view.state
+    for index, kind in enumerate(state.hands[view._hand_seat()]):
+        for move in state.placements([kind]):
+            return index, move
+    raise AssertionError("no card of the hand fits")
+
+
+def test_a_game_on_the_felt_with_drag_turn_and_drop(gui):
+    from pyglet.window import key
+
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "mcts:easy")])
+    view = screen.view
+    _wait_for_person(window, screen)
+    pixels = frame(window)
+    assert share(pixels, is_felt) > 0.3                      # a green table fills much of it
+    assert share(pixels, is_earth) > 0.01                    # cards of earth: the start and the hand
+    assert share(pixels, is_card_back) > 0.002               # the other hand and the pile, face down
+    assert len(view.hand_sprites) == 3 and view.pile_label.text.startswith("draw pile: ")
+    # an illegal drop, far out on the felt, says why and changes nothing
+    plies = screen.controller.ply()
+    card, _ = view.hand_sprites[0]
+    bx, by, bw, bh = view.board_rect()
+    far = (bx + 40, by + bh - 40)                                 # a corner of the felt, far from the network
+    _drag(window, (card.x, card.y), far)
+    assert "must join an open tunnel" in screen.toast.message
+    assert screen.controller.ply() == plies
+    press(window, key.ESCAPE)
+    assert view.held is None
+    # pick a card that fits, turn it with R and the wheel until the spot's rotation, drop it there
+    index, move = _a_card_that_fits(view)
+    card, _ = view.hand_sprites[index]
+    click(window, card.x, card.y)                               # picked up, stays in hand
+    assert view.held == index and view.ghost.visible
+    turned = view.rotation
+    press(window, key.R)
+    assert view.rotation == (turned + 1) % 4
+    window.dispatch_event("on_mouse_scroll", card.x, card.y, 0, -1)
+    window.pump(1)
+    assert view.rotation == turned
+    while view.rotation != move.rotation:
+        press(window, key.R)
+    spot = view.to_pixel(*view.card_centre(move.x, move.y, move.rotation))
+    window.dispatch_event("on_mouse_motion", *spot, 0, 0)
+    window.pump(1)
+    assert view.target is not None and view.hint.startswith("Drop to place it")
+    assert move in view._spots()
+    pixels = frame(window)
+    assert share(pixels, lambda r, g, b: (r > 200) & (g > 150) & (b < 110)) > 0.0005   # lit spots
+    click(window, *spot)
+    assert screen.controller.ply() > plies
+    assert screen.controller.state.placed[-1][0] == move.card or screen.controller.is_over()
+    assert view.held is None
+    _wait_for_person(window, screen)
+    assert screen.controller.state.hands[0]                     # drawn back up
+
+
+def test_pan_zoom_and_home(gui):
+    from pyglet.window import key
+
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "random")], seed=5)
+    view = screen.view
+    _wait_for_person(window, screen)
+    bx, by, bw, bh = view.board_rect()
+    middle = (bx + bw / 2, by + bh / 2)
+    cell = view.cell
+    window.dispatch_event("on_mouse_scroll", *middle, 0, 1)
+    window.pump(1)
+    assert view.cell > cell and not view.follow
+    cam = view.cam
+    _drag(window, (bx + 40, by + 40), (bx + 140, by + 90))
+    assert view.cam != cam
+    press(window, key.HOME)
+    assert view.follow
+
+
+def test_dynamite_and_discards_are_asked_on_the_table(gui):
+    from simulator.core.controller import PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON)], seed=1)
+    controller, view = screen.controller, screen.view
+    network = [("Ae+Be", 2, 0, 0), ("Ae+Be", 4, 0, 0), ("Ae", 0, 1, 90)]
+    controller.state = position(network, hands=[["dynamite:Ab+Bb", "discard:Ab+Bt", "At"]])
+    controller.version += 1
+    window.pump(2)
+    from simulator.games.bandida.cards import kind_of
+
+    kinds = controller.state.hands[0]
+    index = kinds.index(kind_of("dynamite:Ab+Bb").index)
+    from pyglet.window import key
+
+    card, _ = view.hand_sprites[index]
+    click(window, card.x, card.y)
+    while view.rotation != 3:
+        press(window, key.R)
+    click(window, *view.to_pixel(*view.card_centre(6, 0, 3)))
+    assert controller.state.phase == "blow", screen.toast.message
+    assert "Dynamite" in view.banner.text and "blow" in view.prompt()
+    assert view.marks                                            # the card allowed is ringed
+    click(window, *view.to_pixel(0.5, 1.5))                      # the leaf on 0,1
+    assert (0, 1) not in controller.state.cell_mask
+    assert "blown up" in view.banner.text
+
+
+def test_discard_phase_clicks_hand_cards_and_keeps(gui):
+    from simulator.core.controller import PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON)], seed=1)
+    controller, view = screen.controller, screen.view
+    controller.state = position(hands=[["discard:Ab+Bt", "Ae", "At"]])
+    controller.version += 1
+    window.pump(2)
+    controller.submit(controller.state.action_from_str("place discard:Ab+Bt 2,0 r270"))
+    window.pump(2)
+    assert controller.state.phase == "discard" and view.button.box.visible
+    card, kind = view.hand_sprites[0]
+    click(window, card.x, card.y)
+    assert kind in controller.state.removed
+    click_on(window, view.button.box)
+    window.pump(2)
+    assert controller.state.phase == "play"
+
+
+def test_swap_button_when_nothing_fits(gui):
+    from simulator.core.controller import PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON)], seed=1)
+    controller, view = screen.controller, screen.view
+    controller.state = position(TIGHT, hands=[["At", "At", "Ab"]], pool=["Ae+Ab", "Ae+At", "Ae+At+Ab"],
+                                early_loss=False)
+    controller.version += 1
+    window.pump(2)
+    assert view.button.text.text == "Swap hand" and "swap" in view.prompt()
+    click_on(window, view.button.box)
+    window.pump(2)
+    assert controller.state.bottom and controller.state.turn == 0
+
+
+def test_the_hand_is_hidden_between_two_people(gui):
+    from simulator.core.controller import PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(PERSON)], seed=2)
+    controller, view = screen.controller, screen.view
+    assert screen.viewer == 0
+    first_hand = list(controller.state.hands[0])
+    assert [k for _, k in view.hand_sprites] == first_hand
+    # what the view holds for seat 1's hand is face down (unknown)
+    assert set(view.state.hands[1]) == {-1}
+    move = _a_card_that_fits(view)[1]
+    controller.submit(move)
+    for _ in range(5):
+        window.pump(1)
+    assert screen.handover.visible and not view.enabled
+    pixels = frame(window)
+    assert share(pixels, is_earth) < 0.01                        # the table is hidden
+    click_on(window, button_named(screen, "I am Player 2"))
+    window.pump(2)
+    assert screen.viewer == 1 and view.enabled
+    assert [k for _, k in view.hand_sprites] == controller.state.hands[1]
+    assert set(view.state.hands[0]) == {-1}
+    # the history line under the status names no drawn card
+    assert view.describe_move("draw Ae+Be") == "a card is drawn"
+    last = controller.history[-1].action
+    assert last.startswith("draw ")                              # seat 0's refill
+    window.pump(2)
+    assert "a card is drawn" in screen.status.text and last not in screen.status.text
+
+
+def test_screenshot_of_a_game_in_progress(gui, tmp_path):
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+    from simulator.render.screenshot import save_png
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "random"), Seat(COMPUTER, "random")],
+                    settings={"mode": 2}, seed=4)
+    controller = screen.controller
+    for _ in range(6):
+        _wait_for_person(window, screen)
+        if controller.is_over():
+            break
+        controller.submit(controller.state.legal_actions()[0])
+    _wait_for_person(window, screen)
+    path = save_png(tmp_path / "bandida.png")
+    assert path.stat().st_size > 20_000
+    pixels = frame(window)
+    assert share(pixels, is_earth) > 0.02 and len(controller.state.placed) >= 6
+
+
+def test_the_menu_and_the_new_game_screen_start_bandida(gui):
+    window, app = gui
+    app.show_menu()
+    window.pump(1)
+    click_on(window, button_named(window.active_screen, "Bandida"))
+    assert window.active_screen.title == "new game"
+    click_on(window, button_named(window.active_screen, "3: the lovers' escape"))
+    click_on(window, button_named(window.active_screen, "5 exits (easier)"))
+    click_on(window, button_named(window.active_screen, "Start"))
+    screen = window.active_screen
+    assert screen.title == "game"
+    state = screen.controller.state
+    assert (state.mode, state.side, state.deck, state.ladder) == (3, 5, "bandida", True)
+    pixels = frame(window)
+    assert share(pixels, is_felt) > 0.3
