@@ -57,7 +57,7 @@ def test_menu(gui):
     assert distinct_colours(pixels) > 50                           # text, buttons, not a blank fill
     assert share(pixels, lambda r, g, b: (r > 200) & (g > 140) & (b < 110)) > 0.005   # the brass game buttons
     games = {b.text.text: b for b in window.active_screen.buttons}
-    for title in ("Bandu", "Tanbo", "Bandida", "Bunko"):
+    for title in ("Bandu", "Tanbo", "Bandida", "Bunko", "Buddel Bande"):
         assert games[title].enabled, f"{title} is not on the menu"
 
 

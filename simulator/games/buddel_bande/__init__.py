@@ -1,7 +1,41 @@
-"""Buddel Bande: listed on the menu; its rules are not built yet (the menu says so)."""
+"""Buddel Bande, the moles' race: 2-4 clans of moles run from the haystack to their dens, their
+clans hidden under them, while a dog paralyses the mole beside it."""
 
-from simulator.core.registry import Game, GameInfo, register
+from __future__ import annotations
 
-GAME = register(Game(GameInfo("buddel_bande", "Buddel Bande", "Move the moles home, mind the dog.",
-                              min_players=2, max_players=4, menu_order=50,
-                              chance=True, hidden_information=True)))
+from typing import Any
+
+from simulator.core.registry import Choice, Game, GameInfo, Setting, register
+from simulator.games.buddel_bande import ai, rules
+
+
+def _settings() -> tuple[Setting, ...]:
+    return (
+        Setting("know_own", "Own moles", (Choice("Known from the start", {"know_own": True}),
+                                          Choice("Unknown (look to learn)", {"know_own": False}))),
+        Setting("first", "First player (seat)", tuple(Choice(str(n + 1), {"first": n})
+                                                      for n in range(rules.MAX_PLAYERS))),
+    )
+
+
+def _create(players: int, **settings: Any) -> rules.BuddelState:
+    return rules.new_game(players=players, **settings)
+
+
+def _view() -> type:
+    from simulator.games.buddel_bande.view import BuddelView
+    return BuddelView
+
+
+GAME = register(Game(
+    info=GameInfo("buddel_bande", "Buddel Bande", "Move the moles home, mind the dog.",
+                  min_players=rules.MIN_PLAYERS, max_players=rules.MAX_PLAYERS, settings=_settings(),
+                  seat_names=tuple(clan.capitalize() for clan in rules.CLANS), menu_order=50,
+                  chance=True, hidden_information=True),
+    state_class=rules.BuddelState,
+    create=_create,
+    strengths=ai.STRENGTHS,
+    default_strength=ai.DEFAULT_STRENGTH,
+    view=_view,
+    report=rules.game_report,
+))

@@ -1,0 +1,240 @@
+"""Buddel Bande in the window under Xvfb: a game played with the mouse through the window's
+event handlers (lit moles, the hovered move's preview, a refused click's reason, look and done,
+undo before the look), the dice thrown, the computer's turns told in the log, the peek hidden
+from the next person at the machine, and screenshots checked for the meadow, the haystack, the
+holes, the moles and the dice."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from window_driver import button_named, click, click_on, press
+
+pytestmark = pytest.mark.gui
+
+
+def frame(window, frames: int = 2):
+    from simulator.render.screenshot import read_pixels
+
+    window.pump(frames)
+    return read_pixels()
+
+
+def share(pixels: np.ndarray, predicate) -> float:
+    rgb = pixels[..., :3].astype(int)
+    return float(predicate(rgb[..., 0], rgb[..., 1], rgb[..., 2]).mean())
+
+
+def is_grass(r, g, b):
+    return (g > r + 25) & (g > b + 35) & (g > 80)
+
+
+def is_straw(r, g, b):
+    return (r > 170) & (g > 130) & (b < 120) & (r > b + 80)
+
+
+def is_hole(r, g, b):
+    return (r < 45) & (g < 35) & (b < 30)
+
+
+def is_mole_fur(r, g, b):
+    return (abs(r - g) < 18) & (abs(g - b) < 18) & (r > 55) & (r < 130)
+
+
+def is_die(r, g, b):
+    return (r > 225) & (g > 220) & (b > 200)
+
+
+def _start(app, window, seats, settings=None, seed=3):
+    app.start_game("buddel_bande", settings or {}, seats, seed=seed)
+    screen = window.active_screen
+    screen.controller.computer_delay = 0.0
+    window.pump(2)
+    return screen
+
+
+def _wait_for_person(window, screen, limit=600):
+    for _ in range(limit):
+        if screen.controller.is_person_turn() or screen.controller.is_over():
+            return
+        screen.controller.wait_for_computer()
+        window.pump(1)
+    raise AssertionError("the computer never moved")
+
+
+def _phase(screen) -> str:
+    return screen.controller.state.to_dict()["phase"]
+
+
+def _mole_target(view):
+    """A lit mole (an action and where it is drawn)."""
+    found = [(a, x, y) for a, x, y, _ in view.targets if a.kind == "mole"]
+    return found[0] if found else None
+
+
+def _play_until_a_mole_move(window, screen):
+    """Seat 0 moves with the mouse until a roll lets it move a mole (dog rolls: click the first
+    lit dog spot, then let the computers play)."""
+    view = screen.view
+    for _ in range(40):
+        _wait_for_person(window, screen)
+        window.pump(1)
+        if _mole_target(view):
+            return
+        action, x, y, _ = view.targets[0]
+        click(window, x, y)
+    raise AssertionError("no mole to move in 40 turns")
+
+
+def test_the_board_is_drawn(gui):
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "mcts:easy"), Seat(COMPUTER, "mcts:easy")])
+    window.pump(60)                                           # the dice land
+    view = screen.view
+    assert screen.title == "game" and len(view.dens) == 3 and len(view.moles) == 9
+    pixels = frame(window)
+    assert share(pixels, is_grass) > 0.25                     # the meadow fills much of the window
+    assert share(pixels, is_straw) > 0.004                    # the haystack
+    assert share(pixels, is_hole) > 0.01                      # 24 holes and the den entrance
+    assert share(pixels, is_mole_fur) > 0.004                 # nine moles on the haystack
+    assert share(pixels, is_die) > 0.002                      # the two dice in their tray
+    assert "Each turn" in view.log_label.text or "(computer)" in view.log_label.text
+
+
+def test_a_turn_played_with_the_mouse(gui):
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "mcts:easy")], seed=5)
+    controller, view = screen.controller, screen.view
+    _play_until_a_mole_move(window, screen)
+    state = controller.state
+    assert view.figure_die.rolling or controller.ply() > 0
+    window.pump(60)
+    assert not view.figure_die.rolling
+    # every move is lit; hovering one shows where it would go
+    assert len(view.lights) == len([a for a in state.legal_actions() if a.kind in ("mole", "dog")])
+    action, x, y = _mole_target(view)
+    window.dispatch_event("on_mouse_motion", x, y, 0, 0)
+    window.pump(1)
+    destination = state.destination(action.a, state.symbol)
+    assert view.ghost.visible and view.hover_ring.visible
+    assert view.hint.startswith(f"Mole {action.a + 1}") and (f"hole {destination}" in view.hint
+                                                            or "den" in view.hint)
+    assert view.hint in screen.hint.text.replace("\n", " ") or screen.hint.text
+    # a mole the roll does not allow: the click says why and changes nothing
+    others = [m for m in range(len(state.pos)) if state.pos[m] != 26
+              and not any(a.kind == "mole" and a.a == m for a in state.legal_actions())]
+    plies = controller.ply()
+    if others:
+        click(window, *view.mole_xy(state, others[0]))
+        assert screen.toast.message and controller.ply() == plies
+    # the click moves it; undo takes it back before the look
+    click(window, x, y)
+    assert controller.ply() == plies + 1
+    if _phase(screen) == "look":
+        assert screen.undo_button.enabled
+        press(window, __import__("pyglet").window.key.U)
+        assert controller.ply() == plies and _phase(screen) == "move"
+        click(window, x, y)
+        assert _phase(screen) == "look"
+        click_on(window, view.buttons["look"])
+        assert _phase(screen) == "peek"
+        window.pump(2)
+        assert view.peek_picture.visible and "Only you see this" in view.card_text.text
+        assert not screen.undo_button.enabled               # the look cannot be taken back
+        pixels = frame(window)
+        assert share(pixels, is_grass) > 0.2
+        click_on(window, view.buttons["done"])
+        assert not view.peek_picture.visible
+    # the computer answers and the log tells what it did
+    _wait_for_person(window, screen)
+    window.pump(2)
+    assert "Ants (computer):" in view.log_label.text
+    assert "rolled" in screen.status.text or "moved" in screen.status.text or "Move" in screen.status.text
+
+
+def test_the_peek_is_hidden_from_the_next_person(gui):
+    from simulator.core.controller import PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(PERSON)], seed=8)
+    controller, view = screen.controller, screen.view
+    # seat 0 plays until it moves a mole, then looks under it
+    for _ in range(40):
+        window.pump(1)
+        if screen.handover.visible:
+            click_on(window, button_named(screen, f"I am {screen.controller.info.seat_name(controller.current_player())}"))
+        if controller.current_player() == 0 and _mole_target(view):
+            break
+        action, x, y, _ = view.targets[0]
+        click(window, x, y)
+        if _phase(screen) == "look":
+            click_on(window, view.buttons["no-look"])
+    action, x, y = _mole_target(view)
+    click(window, x, y)
+    mole = action.a
+    press(window, __import__("pyglet").window.key.L)
+    assert view.peek_picture.visible and view.state.clan[mole] == controller.state.clan[mole]
+    press(window, __import__("pyglet").window.key.ENTER)
+    window.pump(3)
+    assert screen.handover.visible and not view.enabled
+    pixels = frame(window)
+    assert share(pixels, is_grass) < 0.01                     # the table is hidden meanwhile
+    click_on(window, button_named(screen, "I am Ants"))
+    window.pump(2)
+    assert screen.viewer == 1 and view.enabled and not view.peek_picture.visible
+    if controller.state.clan[mole] != 1:                      # not the ants' own mole
+        assert view.state.clan[mole] == -1                    # seat 1 does not know what seat 0 saw
+    assert "looked under it" in view.log_label.text
+    assert "ants" not in view.describe_move("arrange ants large")      # the haystack stays secret
+
+
+def test_a_screenshot_with_a_lit_move(gui, tmp_path):
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON)] + [Seat(COMPUTER, "mcts:easy")] * 3, seed=4)
+    _play_until_a_mole_move(window, screen)
+    action, x, y = _mole_target(screen.view)
+    window.dispatch_event("on_mouse_motion", x, y, 0, 0)
+    window.pump(60)
+    path = window.take_screenshot(tmp_path / "buddel.png")
+    assert path.exists() and path.stat().st_size > 50_000
+    lit = frame(window)
+    for light in screen.view.lights:                          # the same table without the lights
+        light.visible = False
+    unlit = frame(window)
+    for light in screen.view.lights:
+        light.visible = True
+    height = lit.shape[0]
+    for _, tx, ty, radius in screen.view.targets:
+        rows = slice(int(height - ty - radius * 1.4), int(height - ty + radius * 1.4))
+        columns = slice(int(tx - radius * 1.4), int(tx + radius * 1.4))
+        change = np.abs(lit[rows, columns, :3].astype(int) - unlit[rows, columns, :3].astype(int)).sum(-1)
+        assert (change > 25).mean() > 0.05                   # a glowing ring around every lit move
+
+
+def test_a_finished_game_replays_move_by_move(gui):
+    from simulator.core.controller import COMPUTER, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(COMPUTER, "random")] * 2, seed=6)
+    screen.controller.play_computer_moves()
+    assert screen.controller.is_over()
+    window.pump(2)
+    assert app.replay_game(screen.controller)
+    replay = window.active_screen
+    view = replay.view
+    total = replay.replay.total
+    for ply in (0, 3, 6, 40, total // 2, total):
+        replay.seek(ply)
+        window.pump(2)
+        state = view.state
+        shown = sum(sprite.visible or turned.visible for sprite, turned in zip(view.moles, view.turned, strict=True))
+        assert shown == len(state.pos)                       # only the moles arranged so far
+    assert "are all home" in view.card_text.text
+    pixels = frame(window)
+    assert share(pixels, is_grass) > 0.2
