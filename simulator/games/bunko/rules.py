@@ -352,6 +352,7 @@ class BunkoState(GameState[BunkoAction]):
                 self._end_play()
 
     def _end_play(self) -> None:
+        self.turn = 0                           # every table has rolled: none is next
         tied = [t for t in range(self.tables) if self.scores[t][0] == self.scores[t][1]]
         if tied:
             self.phase = ROLL_OFF
