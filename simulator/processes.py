@@ -15,8 +15,10 @@ record attempts (games/bandu/solo.py) run this way.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -27,17 +29,36 @@ J = TypeVar("J")
 R = TypeVar("R")
 
 
+PARENT_CHECK_SECONDS = 1.0
+
+
 def _start_worker(module: str | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     quiet_worker_start(module)
 
 
 def quiet_worker_start(module: str | None) -> None:
-    """A worker's start: import `module` (if any) with PyBullet's build-time print silenced."""
+    """A worker's start: import `module` (if any) with PyBullet's build-time print silenced,
+    and leave as soon as the process that started it is gone."""
+    _leave_with_the_parent()
     if module is not None:
         from simulator.physics.quiet import import_quietly
 
         import_quietly(module)      # PyBullet prints its build time on import
+
+
+def _leave_with_the_parent() -> None:
+    """A killed command (SIGTERM, SIGKILL) cannot shut its pool down, and a worker in the middle
+    of a long job (a solo attempt: minutes) would go on computing for nobody: a watch thread
+    ends the worker when its parent process has gone (it is then adopted by another)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 @contextmanager
