@@ -216,6 +216,11 @@ def test_a_twelve_player_night_set_up_on_the_new_game_screen_played_to_the_stand
     assert "Standings: the night is over" in texts and f"Player {winner + 1}" in texts
     assert texts.index(f"Player {winner + 1}") < min(texts.index(f"Player {s + 1}") for s in range(12)
                                                      if s != winner)
+    window.pump(2)
+    assert " won. Enter: results." in screen.status.text
+    press(window, key.ENTER)                                    # the results come back
+    assert screen.end.visible and f"1. Player {winner + 1}:" in screen.end.body.text
+    click_on(window, button_named(window.active_screen, "Look at the board"))
     # the night's replay, move by move, with the same view
     app.replay_game(controller)
     replay = window.active_screen

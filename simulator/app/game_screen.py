@@ -34,6 +34,7 @@ COMMON_KEYS = (
     ("F1 or H", "show or hide this help"),
     ("Tab, Enter", "move between buttons, press one"),
     ("Esc", "close a window; in the game, back to the menu"),
+    ("Enter", "after the game: the results again"),
     ("F11", "full screen"),
     ("F12", "screenshot"),
     ("Ctrl+Q", "quit"),
@@ -246,9 +247,10 @@ class GameScreen(Screen):
         player = controller.current_player()
         if controller.is_over():
             winners = controller.state.winners()
+            again = "" if self.end.visible else " Enter: results."
             if not winners or len(controller.seats) == 1:      # a solo game ends with a score
-                return "Game over."
-            return " and ".join(seat_name(w) for w in winners) + " won."
+                return "Game over." + again
+            return " and ".join(seat_name(w) for w in winners) + " won." + again
         dots = "." * (1 + int(self._clock * 3) % 3)
         if player == OUTCOME:
             return f"{self.view.outcome_text()}{dots}"
@@ -372,6 +374,9 @@ class GameScreen(Screen):
             self.save()
         elif symbol == key.O and ctrl:
             self.app.open_saved_games()
+        elif symbol in (key.ENTER, key.RETURN) and self.controller.is_over() and not self._modals \
+                and self.focus.focused is None:
+            self._show_end()            # after "Look at the board": the results again
         else:
             return super().on_key_press(symbol, modifiers)
         return EVENT_HANDLED
