@@ -5,24 +5,11 @@ zoom, and screenshots checked for the felt, the earth of the cards and the face-
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from test_bandida_rules import TIGHT, position
-from window_driver import button_named, click, click_on, press
+from window_driver import button_named, click, click_on, frame, press, share, wait_for_person
 
 pytestmark = pytest.mark.gui
-
-
-def frame(window, frames: int = 2):
-    from simulator.render.screenshot import read_pixels
-
-    window.pump(frames)
-    return read_pixels()
-
-
-def share(pixels: np.ndarray, predicate) -> float:
-    rgb = pixels[..., :3].astype(int)
-    return float(predicate(rgb[..., 0], rgb[..., 1], rgb[..., 2]).mean())
 
 
 def is_felt(r, g, b):
@@ -43,16 +30,6 @@ def _start(app, window, seats, settings=None, seed=3):
     screen.controller.computer_delay = 0.0
     window.pump(2)
     return screen
-
-
-def _wait_for_person(window, screen, limit=400):
-    for _ in range(limit):
-        if screen.controller.is_person_turn() or screen.controller.is_over():
-            window.pump(1)
-            return
-        screen.controller.wait_for_computer(timeout=60)
-        window.pump(1)
-    raise AssertionError("the computer never moved")
 
 
 def _drag(window, start, end, steps=4):
@@ -87,7 +64,7 @@ def test_a_game_on_the_felt_with_drag_turn_and_drop(gui):
     window, app = gui
     screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "mcts:easy")])
     view = screen.view
-    _wait_for_person(window, screen)
+    wait_for_person(window, screen, limit=400, timeout=60)
     pixels = frame(window)
     assert share(pixels, is_felt) > 0.3                      # a green table fills much of it
     assert share(pixels, is_earth) > 0.01                    # cards of earth: the start and the hand
@@ -127,7 +104,7 @@ def test_a_game_on_the_felt_with_drag_turn_and_drop(gui):
     assert screen.controller.ply() > plies
     assert screen.controller.state.placed[-1][0] == move.card or screen.controller.is_over()
     assert view.held is None
-    _wait_for_person(window, screen)
+    wait_for_person(window, screen, limit=400, timeout=60)
     assert screen.controller.state.hands[0]                     # drawn back up
 
 
@@ -139,7 +116,7 @@ def test_pan_zoom_and_home(gui):
     window, app = gui
     screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "random")], seed=5)
     view = screen.view
-    _wait_for_person(window, screen)
+    wait_for_person(window, screen, limit=400, timeout=60)
     bx, by, bw, bh = view.board_rect()
     middle = (bx + bw / 2, by + bh / 2)
     cell = view.cell
@@ -258,11 +235,11 @@ def test_screenshot_of_a_game_in_progress(gui, tmp_path):
                     settings={"mode": 2}, seed=4)
     controller = screen.controller
     for _ in range(6):
-        _wait_for_person(window, screen)
+        wait_for_person(window, screen, limit=400, timeout=60)
         if controller.is_over():
             break
         controller.submit(controller.state.legal_actions()[0])
-    _wait_for_person(window, screen)
+    wait_for_person(window, screen, limit=400, timeout=60)
     path = save_png(tmp_path / "bandida.png")
     assert path.stat().st_size > 20_000
     pixels = frame(window)

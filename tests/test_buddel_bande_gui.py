@@ -8,21 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from window_driver import button_named, click, click_on, press
+from window_driver import button_named, click, click_on, frame, press, share, wait_for_person
 
 pytestmark = pytest.mark.gui
-
-
-def frame(window, frames: int = 2):
-    from simulator.render.screenshot import read_pixels
-
-    window.pump(frames)
-    return read_pixels()
-
-
-def share(pixels: np.ndarray, predicate) -> float:
-    rgb = pixels[..., :3].astype(int)
-    return float(predicate(rgb[..., 0], rgb[..., 1], rgb[..., 2]).mean())
 
 
 def is_grass(r, g, b):
@@ -53,15 +41,6 @@ def _start(app, window, seats, settings=None, seed=3):
     return screen
 
 
-def _wait_for_person(window, screen, limit=600):
-    for _ in range(limit):
-        if screen.controller.is_person_turn() or screen.controller.is_over():
-            return
-        screen.controller.wait_for_computer()
-        window.pump(1)
-    raise AssertionError("the computer never moved")
-
-
 def _phase(screen) -> str:
     return screen.controller.state.to_dict()["phase"]
 
@@ -77,7 +56,7 @@ def _play_until_a_mole_move(window, screen):
     lit dog spot, then let the computers play)."""
     view = screen.view
     for _ in range(40):
-        _wait_for_person(window, screen)
+        wait_for_person(window, screen)
         window.pump(1)
         if _mole_target(view):
             return
@@ -150,7 +129,7 @@ def test_a_turn_played_with_the_mouse(gui):
         click_on(window, view.buttons["done"])
         assert not view.peek_picture.visible
     # the computer answers and the log tells what it did
-    _wait_for_person(window, screen)
+    wait_for_person(window, screen)
     window.pump(2)
     assert "Ants (computer):" in view.log_label.text
     assert "rolled" in screen.status.text or "moved" in screen.status.text or "Move" in screen.status.text

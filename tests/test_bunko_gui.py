@@ -8,21 +8,9 @@ import time
 
 import numpy as np
 import pytest
-from window_driver import button_named, click, click_on, press
+from window_driver import button_named, click, click_on, frame, press, share
 
 pytestmark = pytest.mark.gui
-
-
-def frame(window, frames: int = 2) -> np.ndarray:
-    from simulator.render.screenshot import read_pixels
-
-    window.pump(frames)
-    return read_pixels()
-
-
-def share(pixels: np.ndarray, predicate) -> float:
-    rgb = pixels[..., :3].astype(int)
-    return float(predicate(rgb[..., 0], rgb[..., 1], rgb[..., 2]).mean())
 
 
 def is_head_felt(r, g, b):          # the head table's red felt

@@ -7,26 +7,19 @@ import json
 
 import numpy as np
 import pytest
-from window_driver import button_named, click, click_on, press
+import window_driver
+from window_driver import button_named, click, click_on, press, share, wait_for_person
 
 pytestmark = pytest.mark.gui
 
 
 def frame(window, frames: int = 3):
-    from simulator.render.screenshot import read_pixels
-
-    window.pump(frames)
-    return read_pixels()
+    return window_driver.frame(window, frames)
 
 
 def distinct_colours(pixels: np.ndarray) -> int:
     packed = pixels[..., :3].reshape(-1, 3).astype(np.uint32)
     return len(np.unique(packed[:, 0] << 16 | packed[:, 1] << 8 | packed[:, 2]))
-
-
-def share(pixels: np.ndarray, predicate) -> float:
-    rgb = pixels[..., :3].astype(int)
-    return float(predicate(rgb[..., 0], rgb[..., 1], rgb[..., 2]).mean())
 
 
 def is_wood(r, g, b):
@@ -95,15 +88,6 @@ def _start(app, window, seats, settings=None, seed=1):
     return window.active_screen
 
 
-def _wait_for_person(window, screen, limit=600):
-    for _ in range(limit):
-        if screen.controller.is_person_turn() or screen.controller.is_over():
-            return
-        screen.controller.wait_for_computer()
-        window.pump(1)
-    raise AssertionError("the computer never moved")
-
-
 def test_hover_shows_preview_and_clicks_play(gui):
     from simulator.core.controller import COMPUTER, PERSON, Seat
 
@@ -122,7 +106,7 @@ def test_hover_shows_preview_and_clicks_play(gui):
     assert screen.controller.ply() == 0
     click(window, x, y)
     assert screen.controller.ply() == 1
-    _wait_for_person(window, screen)
+    wait_for_person(window, screen)
     assert screen.controller.ply() == 2
     # the computer searched in the app's worker process, not on a thread beside the drawing
     from simulator.core.workers import SearchPool
@@ -169,7 +153,7 @@ def test_full_game_against_the_computer_with_undo_save_and_load(gui, private_hom
         state = controller.state
         action = state.legal_actions()[len(state.legal_actions()) // 2]
         click(window, *point_pixel(window, action.x, action.y))
-        _wait_for_person(window, screen)
+        wait_for_person(window, screen)
 
     play_one_move()
     play_one_move()

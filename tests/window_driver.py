@@ -29,3 +29,29 @@ def button_named(screen, text: str):
     found = [b for b in screen.active_buttons() if b.text.text == text and b.visible]
     assert found, f"no button {text!r} on {screen.title}: {[b.text.text for b in screen.active_buttons()]}"
     return found[0]
+
+
+def frame(window, frames: int = 2):
+    """Draw `frames` frames, then read the window's pixels (rows x columns x RGBA)."""
+    from simulator.render.screenshot import read_pixels
+
+    window.pump(frames)
+    return read_pixels()
+
+
+def share(pixels, predicate) -> float:
+    """The share of pixels for which predicate(r, g, b) holds."""
+    rgb = pixels[..., :3].astype(int)
+    return float(predicate(rgb[..., 0], rgb[..., 1], rgb[..., 2]).mean())
+
+
+def wait_for_person(window, screen, limit: int = 600, timeout: float = 30.0) -> None:
+    """Let the computer seats move (drawing a frame after each) until a person is to move or the
+    game is over."""
+    for _ in range(limit):
+        if screen.controller.is_person_turn() or screen.controller.is_over():
+            window.pump(1)
+            return
+        screen.controller.wait_for_computer(timeout=timeout)
+        window.pump(1)
+    raise AssertionError("the computer never moved")
