@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -261,9 +262,13 @@ class BandidaState(GameState[Move]):
                     opened |= 1 << d
         return occupied, opened
 
-    def _fits_at(self, cell: Cell, openings: str, sides: dict[Cell, tuple[int, int]]) -> list[tuple[int, int, int]]:
-        """Every placement (x, y of cell A, rotation) of a shape that covers `cell` legally."""
-        found = []
+    def _can_cover(self, cell: Cell, openings: str, sides: dict[Cell, tuple[int, int]]) -> bool:
+        return next(self._fits(cell, openings, sides), None) is not None
+
+    def _fits(self, cell: Cell, openings: str, sides: dict[Cell, tuple[int, int]]
+              ) -> Iterator[tuple[int, int, int]]:
+        """Every placement (x, y of cell A, rotation) of a shape that covers `cell` legally, one by
+        one (`_can_cover` stops at the first)."""
         here = sides.get(cell) or sides.setdefault(cell, self._sides(cell))
         table = fits_by_direction(openings)
         x, y = cell
@@ -278,24 +283,7 @@ class BandidaState(GameState[Move]):
                     continue
                 if not (fit.mask_here & here[1] or fit.mask_partner & there[1]):
                     continue
-                found.append((x, y, fit.rotation) if fit.here_is_a else (x + dx, y + dy, fit.rotation))
-        return found
-
-    def _can_cover(self, cell: Cell, openings: str, sides: dict[Cell, tuple[int, int]]) -> bool:
-        here = sides.get(cell) or sides.setdefault(cell, self._sides(cell))
-        table = fits_by_direction(openings)
-        x, y = cell
-        for d in range(4):
-            dx, dy = DIRS[d]
-            partner = (x + dx, y + dy)
-            if partner in self.cell_mask:
-                continue
-            there = sides.get(partner) or sides.setdefault(partner, self._sides(partner))
-            for fit in table[d]:
-                if (fit.mask_here & here[0] == here[1] and fit.mask_partner & there[0] == there[1]
-                        and (fit.mask_here & here[1] or fit.mask_partner & there[1])):
-                    return True
-        return False
+                yield (x, y, fit.rotation) if fit.here_is_a else (x + dx, y + dy, fit.rotation)
 
     @staticmethod
     def _shapes(kind: int) -> list[tuple[int, str]]:
@@ -314,7 +302,7 @@ class BandidaState(GameState[Move]):
                 continue
             for side, openings in self._shapes(kind):
                 for cell in self.targets:
-                    for x, y, rotation in self._fits_at(cell, openings, sides):
+                    for x, y, rotation in self._fits(cell, openings, sides):
                         found.add(Move("place", kind, x, y, rotation, side))
         return sorted(found)
 
