@@ -331,15 +331,20 @@ class LiveProcessResolver:
 
     def close(self) -> None:
         """Stop the process (the controller calls it when the game is closed)."""
-        if self._connection is not None:
-            try:
-                self._connection.send(None)
-            except (OSError, ValueError):
-                pass
-            self._connection.close()
-            self._connection = None
-        if self._process is not None:
-            self._process.join(timeout=2.0)
-            if self._process.is_alive():
-                self._process.terminate()
-            self._process = None
+        stop_process(self._connection, self._process)
+        self._connection, self._process = None, None
+
+
+def stop_process(connection: Any, process: Any) -> None:
+    """Stop a helper process that serves requests over a pipe until it receives None: tell it,
+    close the pipe, give it 2 s to finish, then terminate it. Either may be None."""
+    if connection is not None:
+        try:
+            connection.send(None)
+        except (OSError, ValueError):
+            pass
+        connection.close()
+    if process is not None:
+        process.join(timeout=2.0)
+        if process.is_alive():
+            process.terminate()

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from simulator.core.outcomes import stop_process
 from simulator.games.bandu.rules import BanduState, Place
 from simulator.physics.tremor import Tremor
 
@@ -151,18 +152,8 @@ class StandRateProbe:
         self._request += 1
 
     def close(self) -> None:
-        if self._connection is not None:
-            try:
-                self._connection.send(None)
-            except (OSError, ValueError):
-                pass
-            self._connection.close()
-            self._connection = None
-        if self._process is not None:
-            self._process.join(timeout=2.0)
-            if self._process.is_alive():
-                self._process.terminate()
-            self._process = None
+        stop_process(self._connection, self._process)
+        self._connection, self._process = None, None
 
 
 def stand_rate_colour(rate: float) -> tuple[float, float, float]:
