@@ -289,8 +289,10 @@ class BandidaView(GameView):
         info = self.controller.info
         self.hand_title.text = f"{info.seat_name(seat)}'s hand" if hand else f"{info.seat_name(seat)}: no cards"
         self.hand_title.position = (x + 18, y + HAND_HEIGHT - 22, 0)
-        gap = 2 * HAND_CELL + 22
+        px = x + w - 40 - HAND_CELL                       # the draw pile's place, bottom right
         start = x + 30 + HAND_CELL
+        room = px - 2 * HAND_CELL - 16 - start            # the last card ends before the pile
+        gap = min(2 * HAND_CELL + 22, room / max(1, len(hand) - 1))   # a narrow window: closer
         for n, kind in enumerate(hand):
             cx, cy = start + n * gap, y + HAND_HEIGHT / 2 - 10
             image = _Images.face(kind, 6) if kind != UNKNOWN else _Images.back()
@@ -300,7 +302,6 @@ class BandidaView(GameView):
                 card.opacity = 70
             self.hand_sprites.append((card, kind))
         # the draw pile: a stack of backs, bottom right
-        px = x + w - 40 - HAND_CELL
         count = state.pile_count()
         for n in range(min(6, (count + 9) // 10)):
             card = sprite.Sprite(_Images.back(), px + n * 1.5, y + HAND_HEIGHT / 2 - 6 + n * 2.5,
