@@ -159,6 +159,66 @@ def test_dynamite_and_discards_are_asked_on_the_table(gui):
     assert "blown up" in view.banner.text
 
 
+def test_a_turn_and_dynamite_from_the_keyboard_alone(gui):
+    """1-3 pick up a hand card and put it on its first spot, Tab and Shift+Tab go through the
+    spots (every rotation, each spot once), Enter places; in the dynamite phase Tab goes through
+    the cards allowed and Enter blows one up; a number key discards in a discard phase."""
+    from pyglet.window import key
+
+    from simulator.core.controller import PERSON, Seat
+    from simulator.games.bandida.cards import kind_of
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON)], seed=1)
+    controller, view = screen.controller, screen.view
+    network = [("Ae+Be", 2, 0, 0), ("Ae+Be", 4, 0, 0), ("Ae", 0, 1, 90)]
+    controller.state = position(network, hands=[["At", "dynamite:Ab+Bb", "discard:Ab+Bt"]])
+    controller.version += 1
+    window.pump(2)
+    state = controller.state
+    index = state.hands[0].index(kind_of("dynamite:Ab+Bb").index)
+    press(window, key._1 + index)
+    assert view.held == index and view.key_target is not None and view.ghost.visible
+    spots = view._key_spots()
+    every = state.placements([view.held_kind])
+    assert len(spots) == len(set(spots)) and set(spots) <= set(every)
+    assert {m.rotation for m in spots} == {m.rotation for m in every}    # all turns, not only one
+    seen = [view.key_target]
+    for _ in range(len(spots) - 1):
+        press(window, key.TAB)
+        seen.append(view.key_target)
+    assert sorted(seen) == sorted(spots)                         # Tab visits every spot once
+    press(window, key.TAB)
+    assert view.key_target == seen[0]                            # and comes round again
+    press(window, key.TAB, key.MOD_SHIFT)
+    assert view.key_target == seen[-1]
+    assert view.rotation == view.key_target.rotation and view.hint.startswith("Enter places it")
+    wanted = next(m for m in spots if (m.x, m.y, m.rotation) == (6, 0, 3))
+    while view.key_target != wanted:
+        press(window, key.TAB)
+    press(window, key.ENTER)
+    assert state is controller.state and controller.state.phase == "blow"
+    press(window, key.TAB)
+    assert view.key_blast is not None and view.hint.startswith("Enter blows up")
+    target = view.key_blast
+    _, x, y, _, _ = controller.state.placed[target]
+    press(window, key.ENTER)
+    assert (x, y) not in controller.state.cell_mask and "blown up" in view.banner.text
+    # the discard object, placed from the keyboard, then a card discarded with its number key
+    window.pump(2)
+    index = controller.state.hands[0].index(kind_of("discard:Ab+Bt").index)
+    press(window, key._1 + index)
+    assert view.key_target is not None
+    press(window, key.SPACE)
+    assert controller.state.phase == "discard", screen.toast.message
+    kind = controller.state.hands[0][0]
+    press(window, key._1)
+    assert kind in controller.state.removed
+    press(window, key.K)
+    window.pump(2)
+    assert controller.state.phase == "play"
+
+
 def test_discard_phase_clicks_hand_cards_and_keeps(gui):
     from simulator.core.controller import PERSON, Seat
 

@@ -12,6 +12,8 @@ blow up (the ones allowed are ringed red). Discards (the discard object, alarm 1
 hand cards to discard, then Keep. When no card fits, a button swaps the hand (or passes).
 Pan by dragging the felt (or the arrows), zoom with the wheel (or + and -); Home fits the
 network to the table again, and the table follows the network as it grows until you move it.
+Without a mouse: 1-4 pick up (or discard) the hand's cards, Tab and Shift+Tab go through every
+spot where the held card fits (or the cards dynamite may blow up), Enter or Space places it.
 """
 
 from __future__ import annotations
@@ -36,8 +38,8 @@ HAND_CELL = 50.0             # pixels per cell of a hand card
 MIN_CELL, MAX_CELL = 14.0, 90.0
 FELT_PX = 512
 SNAP = 0.75                  # cells within which a held card snaps to a legal spot
-(G_FELT, G_SHADOW, G_CARDS, G_MARKS, G_STRIP, G_STRIP_CARDS, G_HELD, G_BANNER, G_TEXT) = (
-    Group(order=n) for n in range(1, 10))
+(G_FELT, G_SHADOW, G_CARDS, G_MARKS, G_STRIP, G_STRIP_CARDS, G_HELD, G_FOCUS, G_BANNER, G_TEXT) = (
+    Group(order=n) for n in range(1, 11))
 
 
 class _Images:
@@ -111,6 +113,7 @@ class BandidaView(GameView):
         "an exit can provably never be closed. Only your own hand is shown; talk strategy, but "
         "do not name your cards.")
     controls = (("Drag a card", "from your hand onto a lit spot (or click it, then click)"),
+                ("1 - 4, Tab, Enter", "pick up a hand card, go through its spots, place it"),
                 ("Wheel or R", "turn the card you hold (Shift+R the other way)"),
                 ("S", "the other side of the super card you hold"),
                 ("Esc", "put the held card back"),
@@ -155,6 +158,8 @@ class BandidaView(GameView):
         self.ghost = sprite.Sprite(_Images.back(), batch=batch, group=G_HELD)
         self.ghost.visible = False
         self.target: Move | None = None             # where the held card would go now
+        self.key_target: Move | None = None         # the spot chosen with Tab (keyboard play)
+        self.key_blast: int | None = None           # the card chosen with Tab to blow up
         self._drawn_key: Any = None
         self._hand_key: Any = None
         self.sync()
@@ -301,6 +306,9 @@ class BandidaView(GameView):
             if n == self.held:
                 card.opacity = 70
             self.hand_sprites.append((card, kind))
+            if kind != UNKNOWN:                       # the number key that takes this card
+                self.others.append(label(str(n + 1), cx - HAND_CELL + 2, cy + HAND_CELL / 2 + 4, size=10,
+                                         batch=self.batch, group=G_TEXT, color=(230, 210, 170, 255)))
         # the draw pile: a stack of backs, bottom right
         count = state.pile_count()
         for n in range(min(6, (count + 9) // 10)):
@@ -394,11 +402,12 @@ class BandidaView(GameView):
             self.button.set_visible(False)
 
     # --- the held card ---------------------------------------------------------------------------
-    def _pick(self, index: int) -> None:
+    def _pick(self, index: int, dragging: bool = True) -> None:
         self.held = index
         self.held_kind = self._hand()[index]
         self.side = 6
-        self.dragging = True
+        self.dragging = dragging
+        self.key_target = None
         self._hand_key = None
         self._draw_hands()
         self._refresh_held()
@@ -408,6 +417,7 @@ class BandidaView(GameView):
         self.held_kind = UNKNOWN
         self.dragging = False
         self.target = None
+        self.key_target = None
         self.ghost.visible = False
         for mark in self.hover_marks:
             mark.delete()
@@ -430,6 +440,56 @@ class BandidaView(GameView):
             return True
         return (move.rotation + 2) % 4 == self.rotation and move.rotation < 2 and \
             KINDS[move.card].openings(move.side) in _SYMMETRIC
+
+    def _key_spots(self) -> list[Move]:
+        """Every spot where the held card fits, in any rotation, once each (a symmetric card turned
+        half round is the same spot), in reading order: top row first, left to right."""
+        seen: dict[tuple, Move] = {}
+        for move in self.state.placements([self.held_kind]):
+            if move.side != self._held_side():
+                continue
+            a = (move.x, move.y)
+            b = (move.x + DIRS[move.rotation][0], move.y + DIRS[move.rotation][1])
+            symmetric = KINDS[move.card].openings(move.side) in _SYMMETRIC
+            seen.setdefault((frozenset((a, b)), move.rotation % 2 if symmetric else move.rotation), move)
+        return sorted(seen.values(), key=lambda m: (-self.card_centre(m.x, m.y, m.rotation)[1],
+                                                    self.card_centre(m.x, m.y, m.rotation)[0], m.rotation))
+
+    def _step_key_target(self, step: int) -> None:
+        spots = self._key_spots()
+        if not spots:
+            self.toast.show("this card fits nowhere in the network now")
+            return
+        index = spots.index(self.key_target) if self.key_target in spots else (-1 if step > 0 else 0)
+        self.key_target = spots[(index + step) % len(spots)]
+        self.rotation = self.key_target.rotation
+        self._show_cell(*self.card_centre(self.key_target.x, self.key_target.y, self.key_target.rotation))
+        self._refresh_held()
+
+    def _step_key_blast(self, step: int) -> None:
+        state = self.state
+        targets = sorted({state.cell_card[(m.x, m.y)] for m in state.legal_actions()},
+                         key=lambda i: (-self.card_centre(*state.placed[i][1:4])[1],
+                                        self.card_centre(*state.placed[i][1:4])[0]))
+        if not targets:
+            return
+        index = targets.index(self.key_blast) if self.key_blast in targets else (-1 if step > 0 else 0)
+        self.key_blast = targets[(index + step) % len(targets)]
+        _, x, y, rotation, _ = state.placed[self.key_blast]
+        self._show_cell(*self.card_centre(x, y, rotation))
+        self._refresh_held()
+
+    def _show_cell(self, wx: float, wy: float) -> None:
+        """Pan so that a world point chosen from the keyboard is on the table."""
+        px, py = self.to_pixel(wx, wy)
+        bx, by, bw, bh = self.board_rect()
+        margin = 1.5 * self.cell
+        if bx + margin <= px <= bx + bw - margin and by + margin <= py <= by + bh - margin:
+            return
+        self.follow = False
+        self.cam = (wx, wy)
+        self._draw_network()
+        self._draw_marks()
 
     def _raw_move(self) -> Move:
         """The placement under the mouse: the held card's middle on the mouse."""
@@ -457,7 +517,12 @@ class BandidaView(GameView):
                          if turns else "This card fits nowhere in the network now.")
         raw = self._raw_move()
         over_board = self.on_board(*self.mouse)
-        if over_board:
+        if self.key_target is not None:
+            self.target = self.key_target
+            self.hover_marks.append(self._spot_mark(self.target, (120, 240, 120, 120), chosen=True))
+            self.hint = (f"Enter places it ({self.state.action_to_str(self.target)}); "
+                         "Tab: the next spot, Esc: put it back.")
+        elif over_board:
             best = None
             cx, cy = self.to_world(*self.mouse)
             for move in spots:
@@ -467,7 +532,7 @@ class BandidaView(GameView):
                     best = (distance, move)
             if best is not None:
                 self.target = best[1]
-                self.hover_marks.append(self._spot_mark(best[1], (120, 240, 120, 120)))
+                self.hover_marks.append(self._spot_mark(best[1], (120, 240, 120, 120), chosen=True))
                 self.hint = f"Drop to place it ({self.state.action_to_str(best[1])})."
             elif spots:
                 self.hint = self.state.illegal_reason(raw)
@@ -486,13 +551,15 @@ class BandidaView(GameView):
             self.ghost.scale = (self.cell if over_board else HAND_CELL) / art.CELL_PX
             self.ghost.opacity = 190
 
-    def _spot_mark(self, move: Move, colour: tuple) -> Any:
+    def _spot_mark(self, move: Move, colour: tuple, chosen: bool = False) -> Any:
+        """A lit spot; the chosen one is ringed above the held card, so it shows where it goes."""
         cx, cy = self.to_pixel(*self.card_centre(move.x, move.y, move.rotation))
         w, h = (2 * self.cell, self.cell) if move.rotation % 2 == 0 else (self.cell, 2 * self.cell)
         fill = shapes.Rectangle(cx - w / 2 + 2, cy - h / 2 + 2, w - 4, h - 4, color=colour,
                                 batch=self.batch, group=G_MARKS)
-        edge = shapes.Box(cx - w / 2 + 2, cy - h / 2 + 2, w - 4, h - 4, thickness=2,
-                          color=(colour[0], colour[1], colour[2], 230), batch=self.batch, group=G_MARKS)
+        edge = shapes.Box(cx - w / 2 + 1, cy - h / 2 + 1, w - 2, h - 2, thickness=3 if chosen else 2,
+                          color=(colour[0], colour[1], colour[2], 255 if chosen else 230), batch=self.batch,
+                          group=G_FOCUS if chosen else G_MARKS)
         self.hover_marks.append(edge)
         return fill
 
@@ -501,6 +568,10 @@ class BandidaView(GameView):
         state = self.state
         self.hint = ""
         if not self.enabled:
+            return
+        if self.key_blast is not None and state.phase == "blow" and self.key_blast < len(state.placed):
+            self.hover_marks.append(self._outline(self.key_blast, (255, 240, 120, 255)))
+            self.hint = f"Enter blows up {KINDS[state.placed[self.key_blast][0]].title()}; Tab: the next one."
             return
         index = self._hand_index_at(*self.mouse)
         if index is not None:
@@ -529,6 +600,8 @@ class BandidaView(GameView):
     # --- input ---------------------------------------------------------------------------------------
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool | None:
         self.mouse = (float(x), float(y))
+        if dx or dy:
+            self.key_target = self.key_blast = None      # the mouse takes over from the keyboard
         self._refresh_held()
         return None
 
@@ -588,6 +661,15 @@ class BandidaView(GameView):
                 self._pick(index)
         return True
 
+    def _key_hand(self, index: int) -> bool:
+        """A number key: the hand's card at that place, as a click on it; picked up this way,
+        it goes at once to the first spot where it fits."""
+        self._press_hand(index)
+        if self.held == index:
+            self.dragging = False
+            self._step_key_target(1)
+        return True
+
     def _place_held(self) -> None:
         move = self.target if self.target is not None else self._raw_move()
         if self.submit(move):
@@ -633,6 +715,8 @@ class BandidaView(GameView):
 
     def _turn(self, step: int) -> None:
         self.rotation = (self.rotation + step) % 4
+        if self.key_target is not None:      # keyboard play: the first spot for the new turn
+            self.key_target = next((m for m in self._key_spots() if self._same_rotation(m)), None)
         self._refresh_held()
 
     def _zoom(self, factor: float, px: float | None = None, py: float | None = None) -> None:
@@ -665,6 +749,23 @@ class BandidaView(GameView):
             self._drop_held()
             self._draw_hands()
             return True
+        if key._1 <= symbol <= key._9 and symbol - key._1 < len(self._hand()):
+            return self._key_hand(symbol - key._1)
+        if symbol == key.TAB and self.held is not None:
+            self._step_key_target(-1 if modifiers & key.MOD_SHIFT else 1)
+            return True
+        if symbol == key.TAB and self.state.phase == "blow" and self._person_acts():
+            self._step_key_blast(-1 if modifiers & key.MOD_SHIFT else 1)
+            return True
+        if symbol in (key.ENTER, key.RETURN, key.SPACE, key.NUM_ENTER):
+            if self.held is not None and self.key_target is not None:
+                self._place_held()
+                return True
+            if self.key_blast is not None and self.state.phase == "blow" and self._person_acts():
+                _, x, y, _, _ = self.state.placed[self.key_blast]
+                if self.submit(Move("blow", -1, x, y)):
+                    self.key_blast = None
+                return True
         if symbol in (key.K, key.ENTER, key.RETURN) and self.button.action is not None:
             self.submit(self.button.action)
             return True
@@ -691,17 +792,17 @@ class BandidaView(GameView):
     def prompt(self) -> str:
         state = self.state
         if state.phase == "blow":
-            return "Dynamite: click the card to blow up."
+            return "Dynamite: click the card to blow up (or Tab to it, Enter)."
         if state.phase == "discard":
-            return "Click cards to discard (up to 2), then Keep the rest."
+            return "Click cards (or press 1-4) to discard up to 2, then Keep the rest (K)."
         if state.phase == "alarm":
-            return "Alarm: click a card to discard."
+            return "Alarm: click a card (or press 1-4) to discard."
         legal = state.legal_actions()
         if legal == [SWAP]:
             return "No card fits: swap your hand."
         if legal == [PASS]:
             return "No card fits and the pile is short: pass."
-        return "Drag a card onto a lit spot; R or the wheel turns it."
+        return "Drag a card onto a lit spot; R or the wheel turns it (keys: 1-3, Tab, Enter)."
 
     def describe_move(self, notation: str) -> str:
         """A draw is shown without its card: the history line is seen by everyone at the table."""
