@@ -371,6 +371,50 @@ def _large(window):
     window.pump(1)
 
 
+def test_the_new_game_rows_scroll_in_a_small_window(gui):
+    """At 800 x 560 Bandu's rows do not all fit above Start: none is drawn under the buttons, a
+    note says there is more, and the wheel, Page Down and Tab bring the last row in."""
+    from pyglet.window import key
+
+    window, app = gui
+    _small(window)
+    try:
+        app.show_menu()
+        app.open_new_game("bandu")
+        screen = window.top
+        pump(window)
+        floor = screen.start.y + screen.start.height
+
+        def shown_rows():
+            rows = [screen.count_row, *screen.seat_rows, *(row for _, row in screen.setting_rows)]
+            for row in rows:
+                if row.caption.visible:
+                    assert all(b.y >= floor and b.y + b.height <= window.height for b in row.options)
+            return [row.caption.text for row in rows if row.caption.visible]
+
+        first = shown_rows()
+        assert "Practice aid" not in first and "Players" in first
+        assert "more below" in screen.more.text and screen.max_scroll > 0
+        window.dispatch_event("on_mouse_scroll", 400, 300, 0, -20)
+        pump(window)
+        assert "Practice aid" in shown_rows() and "Players" not in shown_rows()
+        assert "more above" in screen.more.text and "more below" not in screen.more.text
+        press(window, key.PAGEUP)
+        press(window, key.PAGEUP)
+        assert shown_rows() == first
+        aid = dict((s.name, row) for s, row in screen.setting_rows)["practice_aid"]
+        while screen.focus.focused not in aid.options:        # Tab alone reaches the last row
+            press(window, key.TAB)
+        assert aid.caption.visible and screen.focus.focused.visible
+        press(window, key.SPACE)
+        assert aid.options[screen.focus.focused and aid.options.index(screen.focus.focused)].selected
+        _large(window)
+        assert screen.max_scroll == 0 and screen.more.text == ""
+        assert all(row.caption.visible for _, row in screen.setting_rows)
+    finally:
+        _large(window)
+
+
 def test_a_stone_can_be_placed_from_the_keyboard(gui):
     from pyglet.window import key
 

@@ -5,6 +5,10 @@ A choice that pins another setting (Tanbo's classic start is 19 x 19 only) selec
 the other options of that row, so what looks chosen is what starts. Up to four seats get a row of
 option buttons each; more (up to 20) get one compact button per seat that steps through the
 options on a click (right click: backwards). Tab and the arrows move, Enter starts.
+
+When the rows do not fit above Start and Back (a small window, many settings), the rows scroll:
+the wheel, Page Up/Down, and Tab to a row out of sight bring it in; a row is shown whole or not
+at all, and a note says more rows lie above or below.
 """
 
 from __future__ import annotations
@@ -18,10 +22,12 @@ from pyglet.window import key, mouse
 from simulator.core import registry
 from simulator.core.controller import COMPUTER, PERSON, Seat
 from simulator.render import theme
-from simulator.render.screen import Screen
+from simulator.render.screen import NAVIGATION_KEYS, Screen
 from simulator.render.widgets import FRONT, Button, fit_width, label
 
 ROW_SEATS = 4            # up to this many seats, each seat is a row of option buttons
+BUTTONS_TOP = 92         # rows end above Start and Back
+SCROLL_STEP = 44.0       # one row of option buttons
 
 
 def _option_width(setting: registry.Setting) -> float:
@@ -69,7 +75,8 @@ class _ChoiceRow:
             button.set_visible(visible)
 
     def place(self, x: float, y: float, width: float) -> float:
-        """Lay out from the top-left (x, y); returns the height used."""
+        """Lay out from the top-left (x, y); returns the height used (`place` may stand rows
+        of buttons under each other when they do not fit one line)."""
         self.caption.position = (x, y - 18, 0)
         left, right = x + 170, x + width
         bx, by, rows = left, y - 36, 1
@@ -130,6 +137,9 @@ class NewGameScreen(Screen):
         self.setting_rows = [(setting, _ChoiceRow(self, setting.label, [c.label for c in setting.choices],
                                                   setting.default, _option_width(setting)))
                              for setting in self.info.settings]
+        self.more = label("", size=11, batch=self.batch, group=FRONT, anchor_x="center", color=theme.TEXT_DIM)
+        self.scroll = 0.0                       # how far the rows are scrolled up (pixels)
+        self.max_scroll = 0.0
         self.start = Button("Start", self.start_game, self.batch, size=16, width=180, height=46, primary=True)
         self.back_button = Button("Back", self.back, self.batch, width=140, height=46)
         self._seen = self._selections()
@@ -229,23 +239,73 @@ class NewGameScreen(Screen):
         self.blurb.position = (cx, height - top - 30, 0)
         x = max(30, cx - 480)
         row_width = min(960, width - 60)
-        y = height - top - 56.0
+        ceiling = height - top - 50.0                 # rows show between the blurb and the buttons
+        start_y = ceiling - 6.0
+        y = start_y + self.scroll
+        hidden_above = hidden_below = False
+
+        def shown(row_top: float, row_bottom: float) -> bool:
+            nonlocal hidden_above, hidden_below
+            hidden_above |= row_top > ceiling + 0.5
+            hidden_below |= row_bottom < BUTTONS_TOP - 0.5
+            return row_top <= ceiling + 0.5 and row_bottom >= BUTTONS_TOP - 0.5
+
         if len(self.counts) > 1:
-            y -= self.count_row.place(x, y, row_width)
+            used = self.count_row.place(x, y, row_width)
+            self.count_row.set_visible(shown(y, y - used + 14))
+            y -= used
         for row in self.seat_rows:
-            y -= row.place(x, y, row_width)
+            used = row.place(x, y, row_width)
+            row.set_visible(shown(y, y - used + 14))
+            y -= used
         if self.seat_buttons:
             step = _SeatButton.WIDTH + 8
             columns = max(1, min(5, int(row_width // step)))
             for n, button in enumerate(self.seat_buttons):
-                button.place(x + (n % columns) * step, y - 34 - (n // columns) * 36)
+                by = y - 34 - (n // columns) * 36
+                button.place(x + (n % columns) * step, by)
+                button.set_visible(shown(by + button.height, by))
             y -= 36 * ((len(self.seat_buttons) + columns - 1) // columns) + 10
         self.computer_note.position = (x + (0 if self.seat_buttons else 170), y + 2, 0)
+        self.computer_note.visible = shown(y + 14, y - 2)
         y -= 24
         for _, row in self.setting_rows:
-            y -= row.place(x, y, row_width)
+            used = row.place(x, y, row_width)
+            row.set_visible(shown(y, y - used + 14))
+            y -= used
+        content = start_y + self.scroll - y           # the rows' whole height
+        self.max_scroll = max(0.0, content - (start_y - BUTTONS_TOP) - 14)
+        if self.scroll > self.max_scroll:             # a larger window: less to scroll
+            self.scroll = self.max_scroll
+            self.layout(width, height)
+            return
+        notes = [text for text, hidden in (("more above: wheel or Page Up", hidden_above),
+                                           ("more below: wheel or Page Down", hidden_below)) if hidden]
+        self.more.text = "   ·   ".join(notes)
+        self.more.position = (cx, BUTTONS_TOP - 10, 0)
         self.start.place(cx + 20, 30)
         self.back_button.place(cx - 160, 30)
+
+    def scroll_by(self, pixels: float) -> None:
+        self.scroll = max(0.0, min(self.max_scroll, self.scroll + pixels))
+        self.layout(self.window.width, self.window.height)
+
+    def _bring_into_view(self, button: Button | None) -> None:
+        """Scroll so that the focused button's row shows (Start and Back always do)."""
+        if button is None or button in (self.start, self.back_button):
+            return
+        top = min(70, self.window.height * 0.1)
+        ceiling = self.window.height - top - 50.0
+        if button.y < BUTTONS_TOP:
+            self.scroll_by(BUTTONS_TOP - button.y + 10)
+        elif button.y + button.height > ceiling - 30:   # the row's caption sits above its buttons
+            self.scroll_by(-(button.y + button.height - ceiling + 40))
+
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> bool | None:
+        if self.max_scroll <= 0 or not scroll_y:
+            return None
+        self.scroll_by(-scroll_y * SCROLL_STEP)
+        return EVENT_HANDLED
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
         if button == mouse.RIGHT:
@@ -259,4 +319,19 @@ class NewGameScreen(Screen):
         if symbol in (key.ENTER, key.RETURN) and self.focus.focused is None:
             self.start_game()
             return EVENT_HANDLED
+        if symbol in (key.PAGEUP, key.PAGEDOWN):
+            self.scroll_by((1 if symbol == key.PAGEDOWN else -1) * 4 * SCROLL_STEP)
+            return EVENT_HANDLED
+        if symbol in NAVIGATION_KEYS and self.max_scroll > 0:
+            # rows scrolled out of sight still take the focus: show them all while it moves
+            for button in self.buttons:
+                if button not in (self.start, self.back_button) and not button.visible:
+                    button.visible = True
+            if len(self.counts) <= 1:
+                for button in self.count_row.options:
+                    button.visible = False
+            handled = super().on_key_press(symbol, modifiers)
+            self.layout(self.window.width, self.window.height)
+            self._bring_into_view(self.focus.focused)
+            return handled
         return super().on_key_press(symbol, modifiers)
