@@ -308,6 +308,23 @@ class World:
         z = rotate(orientation, support_points(self.piece_id(body)))[:, 2] + position[2]
         return float(z.min()), float(z.max())
 
+    def surface_heights(self, xs: np.ndarray, ys: np.ndarray, bodies: list[int]) -> np.ndarray:
+        """The height (metres) of the first of `bodies` a ray straight down meets over each point
+        of the grid xs x ys (shape len(xs) x len(ys)); NaN where it meets none of them (the table,
+        another tower, nothing). PyBullet casts at most a few thousand rays a call."""
+        top = max((self.lowest_and_highest(b)[1] for b in bodies), default=0.0) + 0.01
+        grid_x, grid_y = np.meshgrid(xs, ys, indexing="ij")
+        starts = [(float(x), float(y), top) for x, y in zip(grid_x.ravel(), grid_y.ravel(), strict=True)]
+        ends = [(x, y, -0.001) for x, y, _ in starts]
+        heights = np.full(len(starts), np.nan)
+        wanted = set(bodies)
+        for first in range(0, len(starts), 4000):
+            hits = self.client.rayTestBatch(starts[first:first + 4000], ends[first:first + 4000])
+            for n, hit in enumerate(hits):
+                if hit[0] in wanted:
+                    heights[first + n] = hit[3][2]
+        return heights.reshape(grid_x.shape)
+
     def overlaps(self, body: int, clearance: float = 1e-4) -> bool:
         """Is the piece closer than `clearance` to any other body (the table included)?"""
         low, high = self.client.getAABB(body)

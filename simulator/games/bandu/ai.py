@@ -4,9 +4,10 @@ A `TowerLab` rebuilds one seat's tower in a private PyBullet world from the sett
 state records, and tries placements on it (a snapshot restored after each trial), each released
 with a hand tremor so that only placements that survive small mistakes score well.
 
-- Placing: candidate poses (the piece's most stable resting faces, several yaws, small offsets
-  over the tower's top) are each tried a few times; the one that stands most often wins (ties:
-  the one that moved least). The chosen pose is then released with the player's own tremor, so
+- Placing: candidate poses (the piece's most stable resting faces, several yaws, small offsets,
+  over the tower's axis, over its top piece and over the hollows of its top where a piece can
+  hook in: holes, cups, grooves, notches) are each tried a few times, the plainest first; the
+  one that stands most often wins (ties: the one that moved least). The chosen pose is then released with the player's own tremor, so
   weaker players make human mistakes.
 - Judging a piece for a seat: `difficulty` is the share of trials in which the seat's best quick
   placement fell (the easy player uses the rules' rough model instead of physics).
@@ -43,6 +44,7 @@ from simulator.games.bandu.rules import (
     Place,
     Respond,
 )
+from simulator.physics.hollows import tower_hollows
 from simulator.physics.placement import most_stable_orientation, resting_faces
 from simulator.physics.stability import tower_fallen
 from simulator.physics.tremor import Tremor
@@ -51,6 +53,8 @@ from simulator.physics.world import PhysicsSettings, Quat, World, pybullet
 LAB_SETTLE_SECONDS = 2.0
 FLAT_TOP_MM2 = 1500.0           # a top face this large takes the next piece as well as any
 TOP_WEIGHT = 0.5                # what a pointed or rounded top costs the rest of one's game
+HOLLOWS_TRIED = 2               # the deepest hollows of a tower's top that placements aim at
+SAME_CENTRE_MM = 4.0            # aim points closer than this are one
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,7 @@ class TowerLab:
         self.tower = rebuild_tower(self.world, state.towers[seat], state.poses, self.axis)
         self.world.settle(0.2)
         self.snapshot = self.world.save_state()
+        self._aims: list[tuple[float, float]] | None = None
 
     def close(self) -> None:
         self.world.close()
@@ -124,6 +129,23 @@ class TowerLab:
         top = max(self.tower, key=lambda b: self.world.lowest_and_highest(b)[1])
         x, y, _ = self.world.pose(top)[0]
         return (round((x - self.axis[0]) * 1000, 1), round((y - self.axis[1]) * 1000, 1))
+
+    def hollows_mm(self) -> list[tuple[float, float]]:
+        """The centres of the deepest hollows of the tower's top (holes, cups, grooves, notches),
+        from the tower's axis (mm)."""
+        found = tower_hollows(self.world, self.tower)[:HOLLOWS_TRIED]
+        return [(round(h.x_mm - self.axis[0] * 1000, 1), round(h.y_mm - self.axis[1] * 1000, 1)) for h in found]
+
+    def aim_points_mm(self) -> list[tuple[float, float]]:
+        """Where placements aim, from the tower's axis (mm): the axis, the top piece's centre
+        when it has shifted off it, and the hollows of the top; each point once."""
+        if self._aims is None:
+            aims: list[tuple[float, float]] = []
+            for point in [(0.0, 0.0), self.top_offset_mm(), *self.hollows_mm()]:
+                if all(math.dist(point, other) > SAME_CENTRE_MM for other in aims):
+                    aims.append(point)
+            self._aims = aims
+        return self._aims
 
     def trial(self, place: Place, tremor: Tremor, rng: np.random.Generator) -> tuple[bool, float]:
         """(stood, how far the tower's pieces moved, mm) for one release of `place`."""
@@ -183,23 +205,29 @@ class BanduAgent:
             self.decision_seconds.append(time.perf_counter() - started)
 
     # --- placing ---------------------------------------------------------------------------------
-    def candidates(self, piece: str, top_mm: tuple[float, float] = (0.0, 0.0)) -> list[Place]:
-        """Resting faces x yaws x offsets, around the tower's axis and, when the top piece has
-        shifted off it, around that piece's centre too (where a hole or a hollow would be)."""
+    def candidates(self, piece: str, aims_mm: list[tuple[float, float]] | None = None) -> list[Place]:
+        """Aim points x resting faces x yaws x offsets, the plainest first: every aim point and
+        face without a turn or an offset before the turns and offsets (the fine tuning), each
+        group in order of how far its choices are from the first (the axis, the most stable
+        face), so that a small budget tries every hollow before it tunes one spot."""
         level = self.level
         faces = resting_faces(piece)[:level.faces] or ()
         orientations = [f.orientation for f in faces] or [most_stable_orientation(piece)]
-        centres = [(0.0, 0.0)]
-        if math.hypot(*top_mm) > 2.0:
-            centres.append(top_mm)
-        return [_placement_for(piece, face, yaw, cx + x, cy + y) for cx, cy in centres
-                for face in orientations for yaw in level.yaws for x, y in level.offsets_mm]
+        choices = [((y + o, a + f), (a, f, y, o)) for a in range(len(aims_mm or [(0.0, 0.0)]))
+                   for f in range(len(orientations)) for y in range(len(level.yaws))
+                   for o in range(len(level.offsets_mm))]
+        aims = aims_mm or [(0.0, 0.0)]
+        places = []
+        for _, (a, f, y, o) in sorted(choices):
+            (cx, cy), (x, y_mm) = aims[a], level.offsets_mm[o]
+            places.append(_placement_for(piece, orientations[f], level.yaws[y], cx + x, cy + y_mm))
+        return places
 
     def best_placement(self, lab: TowerLab, piece: str, trials: int,
                        noise: np.random.Generator) -> tuple[Place, float]:
         """The candidate that stood most often (ties: moved least), and its stand rate."""
         best: tuple[float, float, Place] | None = None
-        for place in self.candidates(piece, lab.top_offset_mm()):
+        for place in self.candidates(piece, lab.aim_points_mm()):
             results = [lab.trial(place, self.level.lab_hand, noise) for _ in range(trials)]
             self.trials_left -= trials
             rate = sum(stood for stood, _ in results) / trials
