@@ -135,6 +135,39 @@ def test_a_turn_played_with_the_mouse(gui):
     assert "rolled" in screen.status.text or "moved" in screen.status.text or "Move" in screen.status.text
 
 
+def test_a_turn_played_from_the_keyboard(gui):
+    """Tab goes through the lit moves (each shown as on hover), Shift+Tab back, Enter makes the
+    one shown; L and N answer the look."""
+    from pyglet.window import key
+
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "mcts:easy")], seed=5)
+    controller, view = screen.controller, screen.view
+    wait_for_person(window, screen)
+    window.pump(1)
+    moves = [target[0] for target in view.targets]
+    assert moves and view.hover is None
+    seen = []
+    for _ in moves:
+        press(window, key.TAB)
+        seen.append(view.hover)
+        assert view.ghost.visible and view.hover_ring.visible and view.hint
+    assert seen == moves                                      # each lit move once, in order
+    press(window, key.TAB)
+    assert view.hover == moves[0]
+    press(window, key.TAB, key.MOD_SHIFT)
+    assert view.hover == moves[-1]
+    plies = controller.ply()
+    chosen = controller.state.action_to_str(view.hover)
+    press(window, key.ENTER)
+    assert controller.ply() > plies and controller.history[plies].action == chosen
+    if _phase(screen) == "look":
+        press(window, key.N)
+        assert _phase(screen) != "look"
+
+
 def test_the_peek_is_hidden_from_the_next_person(gui):
     from simulator.core.controller import PERSON, Seat
 

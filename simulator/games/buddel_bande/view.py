@@ -302,6 +302,7 @@ class BuddelView(GameView):
         "The clan whose third mole enters its den wins, on whoever's turn it happens.")
     controls = (("Left click", "move a lit mole, or send the dog to a lit spot"),
                 ("Hover", "see where a mole or the dog would go"),
+                ("Tab, Enter", "go through the lit moves (Shift+Tab back), make the one shown"),
                 ("L / N", "look under the mole you moved / do not look"),
                 ("Enter", "done (after a look)"),
                 ("D", "decline (when every move would bring an opponent's mole home)"))
@@ -777,6 +778,17 @@ class BuddelView(GameView):
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         if not self.enabled or modifiers & (key.MOD_CTRL | key.MOD_ALT) or not self.controller.is_person_turn():
             return None
+        if self.state.phase == MOVE and self.targets:
+            if symbol == key.TAB:         # the keyboard's pointer: the next lit move, shown as on hover
+                moves = [target[0] for target in self.targets]
+                step = -1 if modifiers & key.MOD_SHIFT else 1
+                index = moves.index(self.hover) if self.hover in moves else (-1 if step > 0 else 0)
+                self.hover = moves[(index + step) % len(moves)]
+                self._refresh_hover()
+                return True
+            if symbol in (key.ENTER, key.RETURN, key.SPACE, key.NUM_ENTER) and self.hover is not None:
+                self._act(self.hover)
+                return True
         actions = {key.L: LOOK_UNDER, key.N: NO_LOOK, key.D: DECLINE, key.ENTER: DONE, key.RETURN: DONE,
                    key.SPACE: DONE}
         if symbol in actions and self.state.phase in (MOVE, LOOK, PEEK):
@@ -795,7 +807,7 @@ class BuddelView(GameView):
     def prompt(self) -> str:
         phase = self.state.phase
         if phase == MOVE:
-            return "Move a lit mole or the dog."
+            return "Move a lit mole or the dog (or Tab to it, Enter)."
         if phase == LOOK:
             return "Look under your mole, or not."
         if phase == PEEK:
