@@ -253,3 +253,33 @@ def test_a_die_of_another_game_with_its_own_faces(gui):
     with pytest.raises(ValueError, match="1 to 6"):
         pip_positions(7)
     die.delete()
+
+
+def test_a_night_in_the_smallest_window_stays_legible(gui):
+    """At 800 x 560 the head table is not shrunk to a coaster, its title keeps clear of the north
+    chair, and what happens now is said without running over the target die."""
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    window.set_size(800, 560)
+    window.dispatch_event("on_resize", 800, 560)
+    try:
+        screen = _start(app, window, [Seat(PERSON)] + [Seat(COMPUTER, "mcts:ghost")] * 11, {})
+        view = screen.view
+        window.pump(3)
+        head, *others = view.spots
+        assert head.radius >= 70 and all(o.radius >= 50 for o in others)
+        target_right = view.target_die.x + view.target_die.size / 2
+        phase = view.phase_label
+        if phase.visible:
+            assert phase.x - phase.content_width > target_right
+        else:
+            assert view.set_label.text.startswith("Player 1 rolls")
+            assert view.set_label.x + view.set_label.content_width < view.target_caption.x
+        title = view.tables[0].title
+        north_token = view.tokens[2]
+        assert title.x < north_token.x - north_token.width / 2            # right-anchored, left of it
+    finally:
+        window.set_size(1280, 800)
+        window.dispatch_event("on_resize", 1280, 800)
+        window.pump(1)

@@ -41,7 +41,7 @@ from simulator.render import theme
 from simulator.render.dice import Die
 from simulator.render.game_view import GameView, ViewContext
 from simulator.render.textures import centred, shadow_pixels, to_image, wood_pixels
-from simulator.render.widgets import AnchorX, label
+from simulator.render.widgets import AnchorX, fit_width, label
 
 (G_TABLE_SHADOW, G_TABLE, G_GLOW, G_TOKEN_SHADOW, G_TOKEN, G_TOKEN_MARK, G_DICE, G_TEXT, G_BELL,
  G_BANNER, G_FLASH) = (Group(order=n) for n in range(1, 12))     # dice fly over the players
@@ -166,8 +166,9 @@ def room_layout(tables: int, x: float, y: float, width: float, height: float) ->
     """Table places in the area below the banner: one table alone in the middle; two side by
     side; more: the head table large on top and the others side by side below it."""
     height -= BANNER_HEIGHT
+    side = min(150.0, width * 0.16)    # room either side of a lone or head table (its names)
     if tables == 1:
-        radius = _fit_radius(width / 2 - 150, height / 2)
+        radius = _fit_radius(width / 2 - side, height / 2)
         return [TableSpot(x + width / 2, y + height / 2, radius, width)]
     if tables == 2:                    # side by side, the head table a little larger
         head_cell, other_cell = width * 0.54, width * 0.46
@@ -177,7 +178,7 @@ def room_layout(tables: int, x: float, y: float, width: float, height: float) ->
                 TableSpot(x + head_cell + other_cell / 2, y + height / 2, small, other_cell)]
     top = height * 0.56
     bottom = height - top
-    head = _fit_radius(width / 2 - 150, top / 2)
+    head = _fit_radius(width / 2 - side, top / 2)
     spots = [TableSpot(x + width / 2, y + bottom + top / 2, head, width)]
     others = tables - 1
     cell = width / others
@@ -305,8 +306,8 @@ class _TableDrawing:
         small = r < SMALL_TABLE
         self.title.font_size = 10 if small else 13
         corner = r * 0.8 + spot.token_radius * 0.6
-        self.title.position = (spot.x - corner, spot.y + corner, 0)
-        self.title.anchor_x = "center"
+        self.title.position = (spot.x - corner + spot.token_radius, spot.y + corner, 0)
+        self.title.anchor_x = "right"          # away from the north chair's token
         plaque_w, plaque_h = (54.0, 34.0) if small else (72.0, 46.0)
         for team, (plaque, score, names) in enumerate(zip(self.plaques, self.scores, self.teams, strict=True)):
             px = spot.x - corner if team == 0 else spot.x + corner
@@ -546,7 +547,15 @@ class BunkoView(GameView):
         self.target_caption.position = (left, self.banner_middle, 0)
         self.target_caption.text = "target"
         self.target_die.place(left + self.target_caption.content_width + 34, self.banner_middle, 40)
-        self.phase_label.text = self._phase_text(state)
+        # what happens now, right of the target die: smaller, then cut short, in a narrow window
+        room = self.area[0] + self.area[2] - 30 - (left + self.target_caption.content_width + 34 + 20 + 16)
+        self.phase_label.font_size = 13
+        self.phase_label.text = text = self._phase_text(state)
+        while self.phase_label.content_width > room and self.phase_label.font_size > 9:
+            self.phase_label.font_size -= 1
+        self.phase_label.visible = self.phase_label.content_width <= room
+        if not self.phase_label.visible:          # no room beside the die: under the round instead
+            fit_width(self.set_label, text, left - self.area[0] - 60)
         rolling_table = state.rolling_table()
         for t, drawing in enumerate(self.tables):
             chairs = state.chairs[t]
