@@ -43,7 +43,39 @@ def test_an_easy_piece_is_accepted_and_a_hopeless_one_refused():
     agent = BanduAgent(LEVELS["strong"])
     rng = random.Random(1)
     assert agent.choose(_offered("slab-square"), rng) == Respond("accept")
-    assert agent.choose(_offered("ball"), rng) == Respond("refuse")   # a ball leaves no top
+    state = _offered("ball")
+    state.beans = [2, 5]                  # the auctioneer would run out of beans first
+    assert state.forced_taker() == (0, [2, 3])
+    assert agent.choose(state, rng) == Respond("refuse")   # a ball leaves no top: pass it on
+
+
+def test_a_piece_that_would_come_back_anyway_is_taken_without_paying():
+    """With equal beans the first player asked runs out first: if everyone refused, the ball
+    would come back to it with its beans gone, so it takes it now; in a circle where another
+    player would run out first, it refuses."""
+    rng = random.Random(1)
+    for level in ("easy", "medium", "strong"):
+        agent = BanduAgent(LEVELS[level])
+        state = new_game(players=3)
+        state.apply(Offer("ball", "refuse"))
+        assert state.forced_taker()[0] == 1
+        assert agent.choose(state, rng) == Respond("accept"), level
+        state = new_game(players=3)
+        state.beans = [5, 5, 3]
+        state.apply(Offer("ball", "refuse"))
+        assert state.forced_taker()[0] == 2
+        assert agent.choose(state, rng) == Respond("refuse"), level
+
+
+def test_an_auctioneer_short_of_beans_offers_what_is_easy_for_itself():
+    rng = random.Random(2)
+    state = new_game(players=3)
+    state.beans = [1, 5, 5]               # a hard piece "to refuse" would end with seat 0
+    offer = BanduAgent(LEVELS["medium"]).choose(state, rng)
+    assert isinstance(offer, Offer) and offer.auction == "acquire"
+    state.beans = [5, 5, 5]
+    offer = BanduAgent(LEVELS["medium"]).choose(state, rng)
+    assert isinstance(offer, Offer) and offer.auction == "refuse"
 
 
 def test_the_chosen_placement_stands_under_the_referee():

@@ -59,6 +59,30 @@ def test_a_refuse_auction_circles_twice_and_the_auctioneer_pays_too():
     assert state.placer == 1
 
 
+@pytest.mark.parametrize("beans, first, forced, paid", [
+    ([2, 2, 2], 1, 1, [2, 2, 2]),          # equal beans: the first asked runs out first
+    ([2, 1, 2], 1, 1, [1, 1, 1]),          # fewer beans: sooner
+    ([0, 3, 3], 1, 0, [0, 1, 1]),          # the auctioneer without beans is forced next time round
+    ([3, 3, 3], 2, 2, [3, 3, 3]),
+])
+def test_who_is_forced_to_take_when_everyone_refuses(beans, first, forced, paid):
+    state = new_game(players=3)
+    state.beans = list(beans)
+    assert state.forced_taker(first) == (forced, paid)
+    play(state, "offers egg to refuse")
+    if first == 1:
+        assert state.forced_taker() == (forced, paid)
+        for _ in range(sum(paid)):             # and so it goes in play
+            play(state, "refuses")
+        assert state.legal_actions() == [Respond("accept")] and state.auction.responder == forced
+
+
+def test_an_eliminated_player_is_not_in_the_circle():
+    state = new_game(players=4, beans=1)
+    state.alive[2] = False
+    assert state.forced_taker(1) == (1, [1, 1, 0, 1])
+
+
 def test_a_bid_war():
     state = new_game(players=3, beans=5)
     play(state, "offers cube-large to acquire")

@@ -11,12 +11,14 @@ with a hand tremor so that only placements that survive small mistakes score wel
   weaker players make human mistakes.
 - Judging a piece for a seat: `difficulty` is the share of trials in which the seat's best quick
   placement fell (the easy player uses the rules' rough model instead of physics).
-- Auctioneer: offers "to refuse" the piece that is hardest for the others relative to itself;
+- Auctioneer: offers "to refuse" the piece that is hardest for the others relative to itself
+  (unless the auctioneer would be the first out of beans: then the piece easiest for itself);
   when every piece is easy (or only "to acquire" is played), offers the one easiest for itself
   "to acquire", to take it free if nobody bids. With an empty reserve it takes off the piece
   whose removal moves its tower least.
 - Answering: accepts in a refuse auction when the piece is easy enough for it (the fewer beans
-  left, the more it accepts); bids in an acquire auction while the piece is worth it and a bean
+  left, the more it accepts), or when, if everyone refused, it would be the first out of beans
+  and have to take it anyway (unless another player looks likely to take it first); bids in an acquire auction while the piece is worth it and a bean
   is kept for later refusals.
 
 Strengths: `ai:easy`, `ai:medium`, `ai:strong` (LEVELS: their budgets and tremors).
@@ -101,6 +103,13 @@ def top_flatness(piece: str) -> float:
     down = np.array(faces[0].normal)
     opposite = [f.area_mm2 for f in faces if float(np.dot(np.array(f.normal), down)) < -0.99]
     return min(1.0, max(opposite, default=0.0) / FLAT_TOP_MM2)
+
+
+def _accept_threshold(beans: int, refusals: int) -> float:
+    """The risk a player takes on in a refuse auction rather than pay a bean: more with fewer
+    beans left (they are kept for later refusals), and more once the piece has gone round
+    (everyone pays for it, and it comes back)."""
+    return 0.12 + 0.06 * max(0, 5 - beans) + 0.05 * refusals
 
 
 def _wrapped(degrees: float) -> float:
@@ -300,6 +309,11 @@ class BanduAgent:
         kinds = state.auction_kinds
         hardest = max(scores)
         easiest = min(scores, key=lambda s: s[1])
+        # if everyone refused, who would have to take it: with the fewest beans, the auctioneer
+        # itself; then a hard piece "to refuse" would only come back to it
+        forced, _ = state.forced_taker(state.left_of(me))
+        if forced == me:
+            return Offer(easiest[2], ACQUIRE if ACQUIRE in kinds else REFUSE)
         # "to acquire" only for a piece it would gladly place itself (nobody bidding hands it
         # back free); otherwise make the others take the hardest piece or pay
         if ACQUIRE in kinds and (easiest[1] < 0.2 and hardest[0] <= 0.05 or REFUSE not in kinds):
@@ -334,10 +348,17 @@ class BanduAgent:
                 lab.close()
         beans = state.beans[me]
         if state.phase == REFUSE:
-            # fewer beans, or a piece that has already gone round (everyone pays for it, and it
-            # comes back): take more risk rather than spend the beans later refusals need
-            threshold = 0.12 + 0.06 * max(0, 5 - beans) + 0.05 * state.auction.refusals
-            return Respond("accept") if risk <= threshold else Respond("refuse")
+            if risk <= _accept_threshold(beans, state.auction.refusals):
+                return Respond("accept")
+            # refusing only pays to pass the piece on: when everyone refusing would bring it
+            # back to this player (the first to run out of beans), and nobody else looks
+            # likely to take it, it takes the piece now and keeps its beans
+            forced, _ = state.forced_taker()
+            piece, later = state.auction.piece, TOP_WEIGHT * (1.0 - top_flatness(state.auction.piece))
+            others_take = any(state.fall_chance(s, piece) + later
+                              <= _accept_threshold(state.beans[s], state.auction.refusals)
+                              for s in range(state.players) if state.alive[s] and s != me)
+            return Respond("accept") if forced == me and not others_take else Respond("refuse")
         bid = state.auction.high_bid + 1
         worth = math.floor((0.3 - risk) * 10)                  # an easy piece is worth a few beans
         if risk < 0.2 and bid <= min(worth, beans - 1):

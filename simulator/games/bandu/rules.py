@@ -480,6 +480,25 @@ class BanduState(GameState[BanduAction]):
         return (isinstance(action, Settled) and self.phase in ("settle", "removal")
                 and all(isinstance(s, int) and 0 <= s < self.players for s in action.fallen))
 
+    def left_of(self, seat: int) -> int:
+        """The next player still in the game, clockwise (to the left) of `seat`."""
+        return self._next_alive(seat)
+
+    def forced_taker(self, first: int | None = None) -> tuple[int, list[int]]:
+        """A refuse auction's end if everyone refuses while they can: the seat that must take
+        the piece (the first one asked with no bean left) and the beans each seat pays until
+        then. `first`: the first seat asked (default: the one whose answer is awaited now)."""
+        if first is None:
+            assert self.auction is not None
+            first = self.auction.responder
+        beans, paid = list(self.beans), [0] * self.players
+        seat = first
+        while beans[seat] > 0:
+            beans[seat] -= 1
+            paid[seat] += 1
+            seat = self._next_alive(seat)
+        return seat, paid
+
     def fall_chance(self, seat: int, piece: str) -> float:
         """The rough model: a taller tower and a round piece fall more often."""
         height = len(self.towers[seat])
