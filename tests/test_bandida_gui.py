@@ -130,16 +130,21 @@ def test_pan_zoom_and_home(gui):
     assert view.follow
 
 
-def test_dynamite_and_discards_are_asked_on_the_table(gui):
+def _dynamite_position(window, app, hand):
+    """One person, a short straight network with a leaf on it, and `hand` (dynamite in it)."""
     from simulator.core.controller import PERSON, Seat
 
-    window, app = gui
     screen = _start(app, window, [Seat(PERSON)], seed=1)
-    controller, view = screen.controller, screen.view
     network = [("Ae+Be", 2, 0, 0), ("Ae+Be", 4, 0, 0), ("Ae", 0, 1, 90)]
-    controller.state = position(network, hands=[["dynamite:Ab+Bb", "discard:Ab+Bt", "At"]])
-    controller.version += 1
+    screen.controller.state = position(network, hands=[hand])
+    screen.controller.version += 1
     window.pump(2)
+    return screen, screen.controller, screen.view
+
+
+def test_dynamite_and_discards_are_asked_on_the_table(gui):
+    window, app = gui
+    screen, controller, view = _dynamite_position(window, app, ["dynamite:Ab+Bb", "discard:Ab+Bt", "At"])
     from simulator.games.bandida.cards import kind_of
 
     kinds = controller.state.hands[0]
@@ -165,16 +170,10 @@ def test_a_turn_and_dynamite_from_the_keyboard_alone(gui):
     the cards allowed and Enter blows one up; a number key discards in a discard phase."""
     from pyglet.window import key
 
-    from simulator.core.controller import PERSON, Seat
     from simulator.games.bandida.cards import kind_of
 
     window, app = gui
-    screen = _start(app, window, [Seat(PERSON)], seed=1)
-    controller, view = screen.controller, screen.view
-    network = [("Ae+Be", 2, 0, 0), ("Ae+Be", 4, 0, 0), ("Ae", 0, 1, 90)]
-    controller.state = position(network, hands=[["At", "dynamite:Ab+Bb", "discard:Ab+Bt"]])
-    controller.version += 1
-    window.pump(2)
+    screen, controller, view = _dynamite_position(window, app, ["At", "dynamite:Ab+Bb", "discard:Ab+Bt"])
     state = controller.state
     index = state.hands[0].index(kind_of("dynamite:Ab+Bb").index)
     press(window, key._1 + index)
