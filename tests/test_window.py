@@ -251,6 +251,36 @@ def test_saved_games_scroll_say_who_and_when_and_delete(gui, private_home):
     assert not victim.exists() and len(screen.entries) == 13
 
 
+def test_a_long_list_of_records_scrolls_and_the_focus_stays_in_view(gui, private_home):
+    """The records screen scrolls as the saved games do: Page Down, the wheel, and Down on a
+    Replay button past the last row shown (the list follows the focus)."""
+    from pyglet.window import key
+    from test_records import attempt
+
+    from simulator.records import RecordStore
+
+    window, app = gui
+    with RecordStore.open() as store:
+        for n in range(30):
+            store.add(attempt(score=n, when=f"2026-01-{n + 1:02d}T10:00:00+00:00"))
+    app.show_menu()
+    app.open_records()
+    screen = window.top
+    pump(window)
+    shown = [n for n, row in enumerate(screen.rows) if row.visible]
+    assert len(screen.rows) == 30 and 0 < len(shown) < 30
+    assert screen.position_note.text.startswith(f"1-{len(shown)} of 30")
+    press(window, key.PAGEDOWN)
+    assert screen.first == len(shown) and screen.rows[len(shown)].visible and not screen.rows[0].visible
+    window.dispatch_event("on_mouse_scroll", 400, 300, 0, 40)    # the wheel back up to the top
+    pump(window)
+    assert screen.first == 0
+    screen.focus.move_to(screen.replays[len(shown) - 1])          # the last Replay shown ...
+    press(window, key.DOWN)                                       # ... and one further down
+    assert screen.focus.focused is screen.replays[len(shown)] and screen.replays[len(shown)].visible
+    assert screen.first == 1
+
+
 def test_an_unreadable_save_says_so_in_words(gui, private_home):
     window, app = gui
     app.show_menu()

@@ -11,14 +11,11 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from pyglet.window import key
-
 from simulator.core.errors import SimulatorError
 from simulator.render import theme
-from simulator.render.screen import Screen
+from simulator.render.list_screen import ScrollingListScreen
 from simulator.render.widgets import FRONT, Button, fit_width, label
 
-ROW = 44
 BEST_ROWS = 4
 
 
@@ -38,7 +35,7 @@ def describe(attempt: Any) -> str:
             f"{attempt.when[:16].replace('T', ' ')}{aid}")
 
 
-class RecordsScreen(Screen):
+class RecordsScreen(ScrollingListScreen):
     title = "records"
 
     def __init__(self, window: Any, app: Any) -> None:
@@ -53,16 +50,12 @@ class RecordsScreen(Screen):
         self.best_heading = label("Personal bests", size=15, batch=self.batch, group=FRONT, bold=True)
         self.list_heading = label("Attempts, newest first", size=15, batch=self.batch, group=FRONT,
                                   bold=True)
-        self.position_note = label("", size=11, batch=self.batch, group=FRONT, anchor_x="center",
-                                   color=theme.TEXT_DIM)
         self.back_button = Button("Back", self.back, self.batch, width=140)
         self.bests: list = []
         self.best_labels: list = []
         self.attempts: list = []
         self.rows: list = []
         self.replays: list[Button] = []
-        self.first = 0
-        self.visible_rows = 1
         self.refresh()
 
     def refresh(self) -> None:
@@ -112,39 +105,24 @@ class RecordsScreen(Screen):
         y -= 44
         self.list_heading.position = (x, y, 0)
         self.list_heading.visible = bool(self.attempts)
-        top, bottom = y - 8, 100
-        self.visible_rows = max(1, int((top - bottom) // ROW))
-        self.first = min(self.first, max(0, len(self.rows) - self.visible_rows))
+        top = y - 8
+        self.fit_rows(top, 100)
         for n, (attempt, row, replay) in enumerate(zip(self.attempts, self.rows, self.replays, strict=True)):
-            shown = self.first <= n < self.first + self.visible_rows
+            shown = self.shows(n)
             row.visible = shown
             replay.set_visible(shown)
             if shown:
-                row_y = top - (n - self.first + 1) * ROW
+                row_y = self.row_y(top, n)
                 row.position = (x + 12, row_y + 12, 0)
                 fit_width(row, f"{contest(attempt.variant, attempt.chain_key)}:  {describe(attempt)}",
                           list_width - 130)
                 replay.place(x + list_width - 100, row_y)
-        if len(self.rows) > self.visible_rows:
-            end = min(len(self.rows), self.first + self.visible_rows)
-            self.position_note.text = (f"{self.first + 1}-{end} of {len(self.rows)}: "
-                                       "scroll or Page Up / Page Down for more")
-        else:
-            self.position_note.text = ""
-        self.position_note.position = (cx, 82, 0)
+        self.place_note(cx, 82)
         self.back_button.place(cx - 70, 24)
         self.buttons = [b for b in self.replays if b.visible] + [self.back_button]
 
-    def _scroll(self, rows: int) -> None:
-        self.first = max(0, min(self.first + rows, len(self.rows) - self.visible_rows))
-        self.layout(*self.window.get_size())
+    def row_count(self) -> int:
+        return len(self.rows)
 
-    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> bool | None:
-        self._scroll(-int(round(scroll_y)) or (-1 if scroll_y > 0 else 1))
-        return True
-
-    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
-        if symbol in (key.PAGEUP, key.PAGEDOWN):
-            self._scroll(self.visible_rows * (1 if symbol == key.PAGEDOWN else -1))
-            return True
-        return super().on_key_press(symbol, modifiers)
+    def row_columns(self) -> list[list[Button]]:
+        return [self.replays]

@@ -9,19 +9,15 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from pyglet.event import EVENT_HANDLED
-from pyglet.window import key
-
 from simulator.app import storage
 from simulator.render import theme
-from simulator.render.screen import Screen
+from simulator.render.list_screen import ScrollingListScreen
 from simulator.render.widgets import FRONT, Button, Overlay, fit_width, label
 
-ROW = 56
 
-
-class SavedGamesScreen(Screen):
+class SavedGamesScreen(ScrollingListScreen):
     title = "saved games"
+    row_height = 56.0
 
     def __init__(self, window: Any, app: Any) -> None:
         super().__init__(window)
@@ -32,8 +28,6 @@ class SavedGamesScreen(Screen):
                            anchor_x="center", color=theme.TEXT_DIM)
         self.empty = label("No saved games yet: press Ctrl+S during a game to save it.", size=14,
                            batch=self.batch, group=FRONT, anchor_x="center", color=theme.TEXT_DIM)
-        self.position_note = label("", size=11, batch=self.batch, group=FRONT, anchor_x="center",
-                                   color=theme.TEXT_DIM)
         self.back_button = Button("Back", self.back, self.batch, width=140)
         self.confirm = Overlay(self.batch, "Delete this save?", "", width=560, body_size=13)
         self.confirm.button("Keep", lambda: self.close_modal(self.confirm), width=120)
@@ -44,8 +38,6 @@ class SavedGamesScreen(Screen):
         self.replays: list[Button] = []
         self.deletes: list[Button] = []
         self.summaries: list[storage.SaveSummary] = []
-        self.first = 0                   # index of the first row shown
-        self.visible_rows = 1
         self._to_delete: Path | None = None
         self.refresh()
 
@@ -86,31 +78,29 @@ class SavedGamesScreen(Screen):
         self._to_delete = None
         self.refresh()
 
-    def scroll(self, rows: int) -> None:
-        last = max(0, len(self.entries) - self.visible_rows)
-        first = min(last, max(0, self.first + rows))
-        if first != self.first:
-            self.first = first
-            self.layout(self.window.width, self.window.height)
+    def row_count(self) -> int:
+        return len(self.entries)
+
+    def row_columns(self) -> list[list[Button]]:
+        return [self.entries, self.replays, self.deletes]
 
     def layout(self, width: int, height: int) -> None:
         cx = width / 2
         self.heading.position = (cx, height - 70, 0)
         self.where.position = (cx, height - 98, 0)
         self.empty.position = (cx, height / 2, 0)
-        top, bottom = height - 130, 100
-        self.visible_rows = max(1, int((top - bottom) // ROW))
-        self.first = min(self.first, max(0, len(self.entries) - self.visible_rows))
+        top = height - 130
+        self.fit_rows(top, 100)
         list_width = min(900, width - 40)
         x = cx - list_width / 2
         rows = zip(self.entries, self.details, self.replays, self.deletes, strict=True)
         for n, (entry, detail, replay, delete) in enumerate(rows):
-            shown = self.first <= n < self.first + self.visible_rows
+            shown = self.shows(n)
             for item in (entry, replay, delete):
                 item.set_visible(shown)
             detail.visible = shown
             if shown:
-                y = top - (n - self.first + 1) * ROW
+                y = self.row_y(top, n)
                 title_width = list_width * 0.5
                 entry.place(x, y, width=title_width)
                 fit_width(entry.text, self.summaries[n].title, title_width - 20)
@@ -118,35 +108,7 @@ class SavedGamesScreen(Screen):
                 fit_width(detail, self.summaries[n].detail, list_width - title_width - 14 - 168 - 14)
                 replay.place(x + list_width - 168, y)
                 delete.place(x + list_width - 80, y)
-        if len(self.entries) > self.visible_rows:
-            end = min(len(self.entries), self.first + self.visible_rows)
-            self.position_note.text = (f"{self.first + 1}-{end} of {len(self.entries)}: "
-                                       "scroll or Page Up / Page Down for more")
-        else:
-            self.position_note.text = ""
-        self.position_note.position = (cx, 82, 0)
+        self.place_note(cx, 82)
         self.back_button.place(cx - 70, 24)
         self.buttons = [b for row in zip(self.entries, self.replays, self.deletes, strict=True) for b in row
                         if b.visible] + [self.back_button]
-
-    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> bool | None:
-        self.scroll(-round(scroll_y) or (-1 if scroll_y > 0 else 1))
-        return EVENT_HANDLED
-
-    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
-        if symbol == key.PAGEDOWN:
-            self.scroll(self.visible_rows)
-        elif symbol == key.PAGEUP:
-            self.scroll(-self.visible_rows)
-        elif symbol in (key.DOWN, key.UP) and self.focus.focused in self.entries + self.replays + self.deletes:
-            # keep the focus in view: scroll when it would leave the shown rows
-            rows = next(column for column in (self.entries, self.replays, self.deletes)
-                        if self.focus.focused in column)
-            index = rows.index(self.focus.focused) + (1 if symbol == key.DOWN else -1)
-            if 0 <= index < len(rows):
-                if not self.first <= index < self.first + self.visible_rows:
-                    self.scroll(1 if symbol == key.DOWN else -1)
-                self.focus.move_to(rows[index])
-        else:
-            return super().on_key_press(symbol, modifiers)
-        return EVENT_HANDLED
