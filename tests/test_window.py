@@ -445,6 +445,44 @@ def test_the_new_game_rows_scroll_in_a_small_window(gui):
         _large(window)
 
 
+def test_a_long_help_comes_in_pages_in_a_small_window(gui):
+    """Bandida's keys and rules do not fit 800 x 560 even in the smallest type: the help shows
+    them in pages (Page Down, the wheel), each ending above the Close button, none cut."""
+    from pyglet.window import key
+
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    _small(window)
+    try:
+        app.start_game("bandida", {}, [Seat(PERSON), Seat(COMPUTER, "random")], seed=3)
+        screen = window.active_screen
+        pump(window)
+        press(window, key.F1)
+        help_overlay = screen.help
+        assert help_overlay.visible and len(help_overlay.pages) > 1 and help_overlay.body.font_size >= 9
+        assert "page 1 of" in help_overlay.page_note.text
+        seen = []
+        for page in range(len(help_overlay.pages)):
+            assert help_overlay.page == page
+            body_bottom = help_overlay.body.y - help_overlay.body.content_height
+            assert body_bottom >= help_overlay.page_note.y + help_overlay.page_note.content_height
+            assert help_overlay.page_note.y >= max(b.y + b.height for b in help_overlay.buttons)
+            seen.append(help_overlay.body.text)
+            press(window, key.PAGEDOWN)
+        assert "\n".join(seen).split() == help_overlay.text.split()      # every word, once, in order
+        window.dispatch_event("on_mouse_scroll", 400, 300, 0, 1)          # the wheel turns back
+        pump(window)
+        assert help_overlay.page == len(help_overlay.pages) - 2
+        press(window, key.ESCAPE)
+        press(window, key.F1)
+        assert help_overlay.page == 0                                      # opened again: page 1
+        _large(window)
+        assert len(help_overlay.pages) == 1 and help_overlay.page_note.text == ""
+    finally:
+        _large(window)
+
+
 def test_a_stone_can_be_placed_from_the_keyboard(gui):
     from pyglet.window import key
 

@@ -100,12 +100,17 @@ class ModalLayer:
     def on_mouse_drag(self, *args: Any) -> bool:
         return EVENT_HANDLED
 
-    def on_mouse_scroll(self, *args: Any) -> bool:
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> bool:
+        if scroll_y:
+            self.overlay.turn_page(-1 if scroll_y > 0 else 1)
         return EVENT_HANDLED
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         if symbol == key.ESCAPE:
             (self.on_escape or (lambda: self.screen.close_modal(self.overlay)))()
+            return EVENT_HANDLED
+        if symbol in (key.PAGEUP, key.PAGEDOWN):
+            self.overlay.turn_page(1 if symbol == key.PAGEDOWN else -1)
             return EVENT_HANDLED
         if self.focus.handle_key(symbol, modifiers, self.overlay.buttons):
             return EVENT_HANDLED
@@ -174,6 +179,7 @@ class Screen:
     def open_modal(self, overlay: Overlay, on_escape: Any = None) -> None:
         if any(layer.overlay is overlay for layer in self._modals):
             return
+        overlay.page = 0
         overlay.layout(self.window.width, self.window.height)
         overlay.set_visible(True)
         layer = ModalLayer(self, overlay, on_escape)

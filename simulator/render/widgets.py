@@ -216,11 +216,16 @@ class Toast:
         self.text.color = (r, g, b, int(255 * alpha))
 
 
+MIN_BODY_SIZE = 9.0     # an overlay's text is never smaller: a longer one is shown in pages
+
+
 class Overlay:
-    """A dimmed full-window layer with a centred panel, a title and a body text."""
+    """A dimmed full-window layer with a centred panel, a title and a body text; a body too long
+    for the window even at MIN_BODY_SIZE is split into pages (wheel, Page Up / Page Down)."""
 
     def __init__(self, batch: Batch, title: str, body: str, width: float = 640, body_size: float = 12.5) -> None:
         self.visible = False
+        self._layout_size = (800.0, 600.0)
         self.panel_width = width
         self.dim = shapes.Rectangle(0, 0, 10, 10, color=(0, 0, 0, 150), batch=batch, group=OVERLAY)
         self.panel = shapes.RoundedRectangle(0, 0, width, 200, radius=14, segments=8,
@@ -230,6 +235,11 @@ class Overlay:
         self.body_size = body_size
         self.body = label(body, size=body_size, batch=batch, group=OVERLAY_FRONT, color=theme.TEXT_DARK,
                           anchor_x="left", anchor_y="top", multiline=True, width=int(width - 60))
+        self.page_note = label("", size=10, batch=batch, group=OVERLAY_FRONT, color=theme.TEXT_DARK,
+                               anchor_x="right", anchor_y="bottom")
+        self.text = body                 # the whole body; `body` shows one page of it
+        self.pages = [body]
+        self.page = 0
         self.batch = batch
         self.buttons: list[Button] = []
         self.set_visible(False)
@@ -246,17 +256,23 @@ class Overlay:
         if title is not None:
             self.title.text = title
         if body is not None:
-            self.body.text = body
+            self.text = self.body.text = body
+            self.pages, self.page = [body], 0
 
     def layout(self, width: float, height: float) -> None:
         self.dim.width, self.dim.height = width, height
         panel_w = min(self.panel_width, width - 40)
         self.body.width = int(panel_w - 60)
         buttons_room = 64 if self.buttons else 0
+        room = height - 40 - 90 - buttons_room - 20
         self.body.font_size = self.body_size
-        while self.body.font_size > 8 and 90 + self.body.content_height + buttons_room + 20 > height - 40:
-            self.body.font_size -= 0.5          # a long text in a small window: smaller, never cut
-        body_h = self.body.content_height
+        self.body.text = self.text
+        while self.body.font_size > MIN_BODY_SIZE and self.body.content_height > room:
+            self.body.font_size -= 0.5          # a long text in a small window: smaller, ...
+        self.pages = self._paginate(room - 18) if self.body.content_height > room else [self.text]
+        self.page = min(self.page, len(self.pages) - 1)
+        self.body.text = self.pages[self.page]  # ... and in pages when still too long, never cut
+        body_h = max(self.body.content_height, room if len(self.pages) > 1 else 0)
         buttons_h = 64 if self.buttons else 0
         panel_h = min(height - 40, 90 + body_h + buttons_h + 20)
         x0, y0 = (width - panel_w) / 2, (height - panel_h) / 2
@@ -269,10 +285,38 @@ class Overlay:
         for button in self.buttons:
             button.place(x, y0 + 22)
             x += button.width + 16
+        self.page_note.text = (f"page {self.page + 1} of {len(self.pages)}: wheel or Page Up / Page Down"
+                               if len(self.pages) > 1 else "")
+        self.page_note.position = (x0 + panel_w - 24, y0 + buttons_h + 6, 0)
+        self._layout_size = (width, height)
+
+    def _paginate(self, room: float) -> list[str]:
+        """The body's lines in pages that each fit `room` pixels at the current size (a line that
+        alone does not fit is a page of its own)."""
+        pages: list[str] = []
+        page: list[str] = []
+        for line in self.text.split("\n"):
+            self.body.text = "\n".join([*page, line])
+            if page and self.body.content_height > room:
+                pages.append("\n".join(page).strip("\n"))
+                page = [line]
+            else:
+                page.append(line)
+        pages.append("\n".join(page).strip("\n"))
+        return pages
+
+    def turn_page(self, step: int) -> bool:
+        """Show the next (or previous) page; False when there is no such page."""
+        page = self.page + step
+        if not 0 <= page < len(self.pages):
+            return False
+        self.page = page
+        self.layout(*self._layout_size)
+        return True
 
     def set_visible(self, visible: bool) -> None:
         self.visible = visible
-        for item in (self.dim, self.panel, self.title, self.body):
+        for item in (self.dim, self.panel, self.title, self.body, self.page_note):
             item.visible = visible
         for button in self.buttons:
             button.set_visible(visible)

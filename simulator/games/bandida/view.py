@@ -113,7 +113,7 @@ class BandidaView(GameView):
         "an exit can provably never be closed. Only your own hand is shown; talk strategy, but "
         "do not name your cards.")
     controls = (("Drag a card", "from your hand onto a lit spot (or click it, then click)"),
-                ("1 - 4, Tab, Enter", "pick up a hand card, go through its spots, place it"),
+                ("1-4, Tab", "pick up a hand card, go through its spots (Enter places it)"),
                 ("Wheel or R", "turn the card you hold (Shift+R the other way)"),
                 ("S", "the other side of the super card you hold"),
                 ("Esc", "put the held card back"),
