@@ -10,7 +10,14 @@ import pytest
 
 from simulator.core import registry
 from simulator.core.controller import COMPUTER, Seat, TurnController
-from simulator.games.bandu.ai import LEVELS, BanduAgent, TowerLab, top_flatness
+from simulator.games.bandu.ai import (
+    LEVELS,
+    BanduAgent,
+    TowerLab,
+    rough_cost,
+    top_cost,
+    top_flatness,
+)
 from simulator.games.bandu.referee import PhysicsReferee
 from simulator.games.bandu.rules import Offer, Place, Respond, new_game
 
@@ -50,21 +57,37 @@ def test_an_easy_piece_is_accepted_and_a_hopeless_one_refused():
 
 
 def test_a_piece_that_would_come_back_anyway_is_taken_without_paying():
-    """With equal beans the first player asked runs out first: if everyone refused, the ball
-    would come back to it with its beans gone, so it takes it now; in a circle where another
-    player would run out first, it refuses."""
+    """A player with one bean left, the others with five and the ball as bad for them: if it
+    refused, the ball would go round and come back to it with no bean left, so it takes it now.
+    When the next player has no bean (and must take it), it refuses."""
     rng = random.Random(1)
     for level in ("easy", "medium", "strong"):
         agent = BanduAgent(LEVELS[level])
         state = new_game(players=3)
+        state.beans = [5, 1, 5]
         state.apply(Offer("ball", "refuse"))
-        assert state.forced_taker()[0] == 1
         assert agent.choose(state, rng) == Respond("accept"), level
         state = new_game(players=3)
-        state.beans = [5, 5, 3]
+        state.beans = [5, 5, 0]
         state.apply(Offer("ball", "refuse"))
-        assert state.forced_taker()[0] == 2
         assert agent.choose(state, rng) == Respond("refuse"), level
+
+
+def test_a_piece_is_worth_beans_only_when_it_mends_a_pointed_top():
+    """Placing a piece gains nothing on a flat top, so nobody bids for a cube there; on a cone a
+    washer (it slips over the point and leaves a flat top) is worth bidding for."""
+    rng = random.Random(3)
+    state = new_game(players=3)
+    assert top_cost(state, 1) == 0.0 and rough_cost(state, 1, "cube-large") > 0
+    state.towers[1].append("cone-tall")                       # stacked on the axis when rebuilt
+    assert top_cost(state, 1) == pytest.approx(0.5) and rough_cost(state, 1, "washer") < -0.3
+    for level in ("easy", "medium", "strong"):
+        flat = new_game(players=3)
+        flat.apply(Offer("cube-large", "acquire"))
+        assert BanduAgent(LEVELS[level]).choose(flat, rng) == Respond("pass"), level
+        pointed = state.clone()
+        pointed.apply(Offer("washer", "acquire"))
+        assert BanduAgent(LEVELS[level]).choose(pointed, rng) == Respond("bid", 1), level
 
 
 def test_an_auctioneer_short_of_beans_offers_what_is_easy_for_itself():

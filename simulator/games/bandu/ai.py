@@ -7,19 +7,20 @@ with a hand tremor so that only placements that survive small mistakes score wel
 - Placing: candidate poses (the piece's most stable resting faces, several yaws, small offsets,
   over the tower's axis, over its top piece and over the hollows of its top where a piece can
   hook in: holes, cups, grooves, notches) are each tried a few times, the plainest first; the
-  one that stands most often wins (ties: the one that moved least). The chosen pose is then released with the player's own tremor, so
-  weaker players make human mistakes.
-- Judging a piece for a seat: `difficulty` is the share of trials in which the seat's best quick
-  placement fell (the easy player uses the rules' rough model instead of physics).
-- Auctioneer: offers "to refuse" the piece that is hardest for the others relative to itself
-  (unless the auctioneer would be the first out of beans: then the piece easiest for itself);
-  when every piece is easy (or only "to acquire" is played), offers the one easiest for itself
-  "to acquire", to take it free if nobody bids. With an empty reserve it takes off the piece
-  whose removal moves its tower least.
-- Answering: accepts in a refuse auction when the piece is easy enough for it (the fewer beans
-  left, the more it accepts), or when, if everyone refused, it would be the first out of beans
-  and have to take it anyway (unless another player looks likely to take it first); bids in an acquire auction while the piece is worth it and a bean
-  is kept for later refusals.
+  one that stands most often wins (ties: the one that moved least). The chosen pose is then
+  released with the player's own tremor, so weaker players make human mistakes.
+- Judging a piece for a seat: its cost is the share of trials in which the seat's best quick
+  placement fell (the easy player uses the rules' rough model instead of physics), plus what a
+  pointed or rounded top will cost later, less what the top it covers costs now: placing a
+  piece gains nothing, unless it mends a pointed top (a washer over a cone).
+- Auctioneer: offers "to refuse" the piece that is hardest for the others relative to itself;
+  "to acquire" only a piece that mends its own tower (free if nobody bids), or when only that
+  auction is played, or when it would itself be the first out of beans. With an empty reserve
+  it takes off the piece whose removal moves its tower least.
+- Answering: accepts in a refuse auction when the piece costs it little enough (the fewer beans
+  left, the more it accepts), or when refusing would only bring it back (the others, answering
+  by the same rule on the rough model, would refuse it until it is this player's again); bids
+  in an acquire auction only for a piece that mends its tower, keeping a bean for refusals.
 
 Strengths: `ai:easy`, `ai:medium`, `ai:strong` (LEVELS: their budgets and tremors).
 It may use the physics package, never pyglet; a World is made in the process that thinks.
@@ -55,6 +56,7 @@ from simulator.physics.world import PhysicsSettings, Quat, World, pybullet
 LAB_SETTLE_SECONDS = 2.0
 FLAT_TOP_MM2 = 1500.0           # a top face this large takes the next piece as well as any
 TOP_WEIGHT = 0.5                # what a pointed or rounded top costs the rest of one's game
+MENDS = -0.1                    # a piece whose cost is below this mends its placer's tower
 HOLLOWS_TRIED = 2               # the deepest hollows of a tower's top that placements aim at
 SAME_CENTRE_MM = 4.0            # aim points closer than this are one
 
@@ -110,6 +112,46 @@ def _accept_threshold(beans: int, refusals: int) -> float:
     beans left (they are kept for later refusals), and more once the piece has gone round
     (everyone pays for it, and it comes back)."""
     return 0.12 + 0.06 * max(0, 5 - beans) + 0.05 * refusals
+
+
+def _kind(piece: str) -> str:
+    """The catalogue id of a piece in a game ('base#2' is a base)."""
+    return piece.split("#")[0]
+
+
+def top_cost(state: BanduState, seat: int) -> float:
+    """What the present top of a seat's tower costs it later: a pointed or rounded top piece
+    (the highest recorded one) makes every next piece harder; a flat one costs nothing."""
+    tower = state.towers[seat]
+    if not tower:
+        return 0.0
+    top = max(tower, key=lambda p: (state.poses[p][2] if p in state.poses else -1.0, tower.index(p)))
+    return TOP_WEIGHT * (1.0 - top_flatness(_kind(top)))
+
+
+def rough_cost(state: BanduState, seat: int, piece: str) -> float:
+    """The rules' rough model of what placing `piece` costs `seat`: its fall chance, plus the
+    top it leaves, less the top it covers (a piece that mends a pointed top can gain)."""
+    return state.fall_chance(seat, piece) + TOP_WEIGHT * (1.0 - top_flatness(piece)) - top_cost(state, seat)
+
+
+def _refuse_auction_taker(state: BanduState, me: int, my_risk: float) -> int:
+    """Who ends up with the piece of a refuse auction if `me` refuses now and every player
+    answers by `_accept_threshold` (the others judged by the rules' rough model, `me` by
+    `my_risk`); a player with no bean left takes it."""
+    assert state.auction is not None
+    piece = state.auction.piece
+    beans, refusals = list(state.beans), state.auction.refusals
+    seat = me
+    for _ in range(sum(beans) + state.players + 1):         # every step costs a bean, or ends
+        risk = my_risk if seat == me else rough_cost(state, seat, piece)
+        if beans[seat] == 0 or (seat != me or refusals > state.auction.refusals) and \
+                risk <= _accept_threshold(beans[seat], refusals):
+            return seat
+        beans[seat] -= 1
+        refusals += 1
+        seat = state.left_of(seat)
+    return seat
 
 
 def _wrapped(degrees: float) -> float:
@@ -269,10 +311,11 @@ class BanduAgent:
     def difficulty(self, state: BanduState, seat: int, piece: str, noise: np.random.Generator,
                    labs: dict[int, TowerLab]) -> float:
         """What `piece` costs `seat`: the chance it drops the tower now, plus what a pointed or
-        rounded top will cost later (0 easy .. above 1 hopeless)."""
-        later = TOP_WEIGHT * (1.0 - top_flatness(piece))
+        rounded top will cost later, less what the top it covers costs now (below 0: it mends
+        the tower; 0 easy .. above 1 hopeless)."""
+        later = TOP_WEIGHT * (1.0 - top_flatness(piece)) - top_cost(state, seat)
         if self.level.judge_trials == 0 or not state.towers[seat] or self.trials_left <= 0:
-            return state.fall_chance(seat, piece) + later      # the rough model: quick
+            return rough_cost(state, seat, piece)                # the rough model: quick
         if seat not in labs:
             labs[seat] = TowerLab(state, seat)
         quick = Level(self.level.name, 1, (0.0, 90.0), ((0.0, 0.0),), self.level.judge_trials, 0, 0,
@@ -294,7 +337,7 @@ class BanduAgent:
         if not state.reserve:
             return self._offer_from_tower(state, legal)
         others = [s for s in range(state.players) if state.alive[s] and s != me]
-        pieces = sorted(state.reserve, key=lambda p: -state.fall_chance(others[0], p) if others else 0)
+        pieces = sorted(state.reserve, key=lambda p: (-rough_cost(state, others[0], p) if others else 0, p))
         judged = pieces[:max(2, self.level.pieces_judged)] + pieces[-2:]
         labs: dict[int, TowerLab] = {}
         try:
@@ -314,9 +357,9 @@ class BanduAgent:
         forced, _ = state.forced_taker(state.left_of(me))
         if forced == me:
             return Offer(easiest[2], ACQUIRE if ACQUIRE in kinds else REFUSE)
-        # "to acquire" only for a piece it would gladly place itself (nobody bidding hands it
-        # back free); otherwise make the others take the hardest piece or pay
-        if ACQUIRE in kinds and (easiest[1] < 0.2 and hardest[0] <= 0.05 or REFUSE not in kinds):
+        # "to acquire" only for a piece that mends its own tower (nobody bidding hands it back
+        # free): placing a piece gains nothing else; otherwise the others take the hardest or pay
+        if ACQUIRE in kinds and (easiest[1] < MENDS or REFUSE not in kinds):
             return Offer(easiest[2], ACQUIRE)
         return Offer(hardest[2], REFUSE)
 
@@ -350,18 +393,15 @@ class BanduAgent:
         if state.phase == REFUSE:
             if risk <= _accept_threshold(beans, state.auction.refusals):
                 return Respond("accept")
-            # refusing only pays to pass the piece on: when everyone refusing would bring it
-            # back to this player (the first to run out of beans), and nobody else looks
-            # likely to take it, it takes the piece now and keeps its beans
-            forced, _ = state.forced_taker()
-            piece, later = state.auction.piece, TOP_WEIGHT * (1.0 - top_flatness(state.auction.piece))
-            others_take = any(state.fall_chance(s, piece) + later
-                              <= _accept_threshold(state.beans[s], state.auction.refusals)
-                              for s in range(state.players) if state.alive[s] and s != me)
-            return Respond("accept") if forced == me and not others_take else Respond("refuse")
+            # refusing only pays to pass the piece on: when it would come back to this player
+            # anyway (the others refusing too, each by the same rule on the rough model, until
+            # someone takes it or runs out of beans), it takes it now and keeps its beans
+            taker = _refuse_auction_taker(state, me, risk)
+            return Respond("accept") if taker == me else Respond("refuse")
+        # a piece is worth beans only when it mends the tower (placing one gains nothing else)
         bid = state.auction.high_bid + 1
-        worth = math.floor((0.3 - risk) * 10)                  # an easy piece is worth a few beans
-        if risk < 0.2 and bid <= min(worth, beans - 1):
+        worth = math.floor(-risk * 10)
+        if risk < MENDS and bid <= min(worth, beans - 1):
             return Respond("bid", bid)
         return Respond("pass")
 
