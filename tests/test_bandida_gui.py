@@ -320,3 +320,27 @@ def test_the_menu_and_the_new_game_screen_start_bandida(gui):
     assert (state.mode, state.side, state.deck, state.ladder) == (3, 5, "bandida", True)
     pixels = frame(window)
     assert share(pixels, is_felt) > 0.3
+
+
+def test_in_the_smallest_window_the_hand_cards_stand_apart(gui):
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    window.set_size(800, 560)
+    window.dispatch_event("on_resize", 800, 560)
+    try:
+        screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "random")])
+        view = screen.view
+        wait_for_person(window, screen, limit=400, timeout=60)
+        cards = [card for card, _ in view.hand_sprites]
+        assert len(cards) == 3 and view.hand_cell < 50
+        for left, right in zip(cards, cards[1:], strict=False):
+            assert right.x - left.x >= 2 * view.hand_cell + 8              # a gap between each two
+        pile_left = min(p.x for p in view.pile_sprites) - 50               # the pile's cards: 2 x 50 wide
+        assert cards[-1].x + view.hand_cell <= pile_left
+        index = len(cards) - 1                                             # the hand's hit test follows
+        assert view._hand_index_at(cards[index].x + view.hand_cell - 2, cards[index].y) == index
+    finally:
+        window.set_size(1280, 800)
+        window.dispatch_event("on_resize", 1280, 800)
+        window.pump(1)

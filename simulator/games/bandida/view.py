@@ -148,6 +148,7 @@ class BandidaView(GameView):
         self.hand_sprites: list[tuple[sprite.Sprite, int]] = []
         self.others: list[Any] = []
         self.pile_sprites: list[sprite.Sprite] = []
+        self.hand_cell = HAND_CELL                  # pixels per cell of a hand card, as drawn
         self.held: int | None = None                # index into the hand of the card held
         self.held_kind = UNKNOWN
         self.rotation = 0
@@ -295,19 +296,24 @@ class BandidaView(GameView):
         self.hand_title.text = f"{info.seat_name(seat)}'s hand" if hand else f"{info.seat_name(seat)}: no cards"
         self.hand_title.position = (x + 18, y + HAND_HEIGHT - 22, 0)
         px = x + w - 40 - HAND_CELL                       # the draw pile's place, bottom right
-        start = x + 30 + HAND_CELL
-        room = px - 2 * HAND_CELL - 16 - start            # the last card ends before the pile
-        gap = min(2 * HAND_CELL + 22, room / max(1, len(hand) - 1))   # a narrow window: closer
+        # a narrow window: the hand's cards smaller (to 70 %), so that they still stand apart
+        count = max(1, len(hand))
+        wanted = count * 2 * HAND_CELL + (count - 1) * 22
+        free = px - HAND_CELL - 16 - (x + 30)
+        self.hand_cell = cell = max(HAND_CELL * 0.7, min(HAND_CELL, HAND_CELL * free / wanted))
+        start = x + 30 + cell
+        room = px - HAND_CELL - cell - 16 - start         # the last card ends before the pile
+        gap = min(2 * cell + 22, room / max(1, len(hand) - 1))
         for n, kind in enumerate(hand):
             cx, cy = start + n * gap, y + HAND_HEIGHT / 2 - 10
             image = _Images.face(kind, 6) if kind != UNKNOWN else _Images.back()
             card = sprite.Sprite(image, cx, cy, batch=self.batch, group=G_STRIP_CARDS)
-            card.scale = HAND_CELL / art.CELL_PX
+            card.scale = cell / art.CELL_PX
             if n == self.held:
                 card.opacity = 70
             self.hand_sprites.append((card, kind))
             if kind != UNKNOWN:                       # the number key that takes this card
-                self.others.append(label(str(n + 1), cx - HAND_CELL + 2, cy + HAND_CELL / 2 + 4, size=10,
+                self.others.append(label(str(n + 1), cx - cell + 2, cy + cell / 2 + 4, size=10,
                                          batch=self.batch, group=G_TEXT, color=(230, 210, 170, 255)))
         # the draw pile: a stack of backs, bottom right
         count = state.pile_count()
@@ -548,7 +554,7 @@ class BandidaView(GameView):
             self.ghost.opacity = 235
         else:
             self.ghost.position = (*self.mouse, 0)
-            self.ghost.scale = (self.cell if over_board else HAND_CELL) / art.CELL_PX
+            self.ghost.scale = (self.cell if over_board else self.hand_cell) / art.CELL_PX
             self.ghost.opacity = 190
 
     def _spot_mark(self, move: Move, colour: tuple, chosen: bool = False) -> Any:
@@ -593,7 +599,7 @@ class BandidaView(GameView):
 
     def _hand_index_at(self, px: float, py: float) -> int | None:
         for n, (card, _) in enumerate(self.hand_sprites):
-            if abs(px - card.x) <= HAND_CELL and abs(py - card.y) <= HAND_CELL / 2:
+            if abs(px - card.x) <= self.hand_cell and abs(py - card.y) <= self.hand_cell / 2:
                 return n
         return None
 

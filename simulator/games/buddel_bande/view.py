@@ -807,7 +807,7 @@ class BuddelView(GameView):
     def prompt(self) -> str:
         phase = self.state.phase
         if phase == MOVE:
-            return "Move a lit mole or the dog (or Tab to it, Enter)."
+            return "Move a lit mole or the dog (or Tab, Enter)."
         if phase == LOOK:
             return "Look under your mole, or not."
         if phase == PEEK:
