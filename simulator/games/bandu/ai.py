@@ -140,18 +140,14 @@ def _refuse_auction_taker(state: BanduState, me: int, my_risk: float) -> int:
     answers by `_accept_threshold` (the others judged by the rules' rough model, `me` by
     `my_risk`); a player with no bean left takes it."""
     assert state.auction is not None
-    piece = state.auction.piece
-    beans, refusals = list(state.beans), state.auction.refusals
-    seat = me
-    for _ in range(sum(beans) + state.players + 1):         # every step costs a bean, or ends
-        risk = my_risk if seat == me else rough_cost(state, seat, piece)
-        if beans[seat] == 0 or (seat != me or refusals > state.auction.refusals) and \
-                risk <= _accept_threshold(beans[seat], refusals):
-            return seat
-        beans[seat] -= 1
-        refusals += 1
-        seat = state.left_of(seat)
-    return seat
+    piece, now = state.auction.piece, state.auction.refusals
+
+    def accepts(seat: int, beans: int, refusals: int) -> bool:
+        if seat == me:          # it refuses now; it is asked again once the piece has gone round
+            return refusals > now and my_risk <= _accept_threshold(beans, refusals)
+        return rough_cost(state, seat, piece) <= _accept_threshold(beans, refusals)
+
+    return state.forced_taker(me, accepts)[0]
 
 
 def _wrapped(degrees: float) -> float:
@@ -264,14 +260,14 @@ class BanduAgent:
         level = self.level
         faces = resting_faces(piece)[:level.faces] or ()
         orientations = [f.orientation for f in faces] or [most_stable_orientation(piece)]
-        choices = [((y + o, a + f), (a, f, y, o)) for a in range(len(aims_mm or [(0.0, 0.0)]))
-                   for f in range(len(orientations)) for y in range(len(level.yaws))
-                   for o in range(len(level.offsets_mm))]
         aims = aims_mm or [(0.0, 0.0)]
+        choices = sorted(((turn + offset, aim + face), (aim, face, turn, offset))
+                         for aim in range(len(aims)) for face in range(len(orientations))
+                         for turn in range(len(level.yaws)) for offset in range(len(level.offsets_mm)))
         places = []
-        for _, (a, f, y, o) in sorted(choices):
-            (cx, cy), (x, y_mm) = aims[a], level.offsets_mm[o]
-            places.append(_placement_for(piece, orientations[f], level.yaws[y], cx + x, cy + y_mm))
+        for _, (aim, face, turn, offset) in choices:
+            (cx, cy), (dx, dy) = aims[aim], level.offsets_mm[offset]
+            places.append(_placement_for(piece, orientations[face], level.yaws[turn], cx + dx, cy + dy))
         return places
 
     def best_placement(self, lab: TowerLab, piece: str, trials: int,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -484,18 +485,23 @@ class BanduState(GameState[BanduAction]):
         """The next player still in the game, clockwise (to the left) of `seat`."""
         return self._next_alive(seat)
 
-    def forced_taker(self, first: int | None = None) -> tuple[int, list[int]]:
-        """A refuse auction's end if everyone refuses while they can: the seat that must take
-        the piece (the first one asked with no bean left) and the beans each seat pays until
-        then. `first`: the first seat asked (default: the one whose answer is awaited now)."""
+    def forced_taker(self, first: int | None = None,
+                     accepts: Callable[[int, int, int], bool] | None = None) -> tuple[int, list[int]]:
+        """A refuse auction's end if everyone refuses while they can: the seat that takes the
+        piece (the first one asked with no bean left) and the beans each seat pays until then.
+        `first`: the first seat asked (default: the one whose answer is awaited now).
+        `accepts(seat, beans, refusals)`, when given, says which players take it on their own
+        before then (beans: theirs when asked; refusals: paid for this piece so far)."""
         if first is None:
             assert self.auction is not None
             first = self.auction.responder
         beans, paid = list(self.beans), [0] * self.players
+        refusals = self.auction.refusals if self.auction is not None else 0
         seat = first
-        while beans[seat] > 0:
+        while beans[seat] > 0 and not (accepts is not None and accepts(seat, beans[seat], refusals)):
             beans[seat] -= 1
             paid[seat] += 1
+            refusals += 1
             seat = self._next_alive(seat)
         return seat, paid
 
