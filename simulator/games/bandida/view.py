@@ -808,7 +808,7 @@ class BandidaView(GameView):
             return "No card fits: swap your hand."
         if legal == [PASS]:
             return "No card fits and the pile is short: pass."
-        return "Drag a card onto a lit spot; R or the wheel turns it (keys: 1-3, Tab, Enter)."
+        return "Drag a card onto a lit spot; R or the wheel turns it (keys: 1-4, Tab, Enter)."
 
     def describe_move(self, notation: str) -> str:
         """A draw is shown without its card: the history line is seen by everyone at the table."""
