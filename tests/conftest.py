@@ -52,7 +52,10 @@ def x_display():
     xvfb = shutil.which("Xvfb")
     if xvfb is None:
         pytest.fail("window tests need Xvfb (apt-get install xvfb); ./test.sh installs it")
-    for number in range(91, 120):
+    # each pytest-xdist worker looks in its own range of display numbers, so two never race
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    first = 91 + 20 * (int(worker[2:]) if worker[2:].isdigit() else 0)
+    for number in range(first, first + 20):
         if not os.path.exists(f"/tmp/.X11-unix/X{number}") and not os.path.exists(f"/tmp/.X{number}-lock"):
             break
     display = f":{number}"

@@ -50,3 +50,23 @@ def test_easy_mcts_beats_random_on_7x7():
     assert report["wins"][0] >= 10, report["wins"]
     report = selfplay("tanbo", games=12, seed=60, players=["random", "mcts:easy"])
     assert report["wins"][1] >= 10, report["wins"]
+
+
+def test_mcts_searches_only_the_candidates_a_game_offers():
+    from dice_game.rules import Step
+
+    state = DICE.new_game()
+    # narrowed to the smaller step, the search plays it although the bigger one is better
+    only_small = MCTSAgent(iterations=50, candidates=lambda s: [Step(1)])
+    assert only_small.choose(state, random.Random(0)) == Step(1)
+    # the candidates are asked for at every decision of the tree, not only at the root
+    asked = []
+
+    def both(s):
+        asked.append(s.to_dict())
+        return s.legal_actions()
+
+    picks = [MCTSAgent(iterations=400, candidates=both).choose(state, random.Random(seed)).n
+             for seed in range(5)]
+    assert picks.count(2) >= 4
+    assert len({str(a) for a in asked}) > 3

@@ -108,3 +108,87 @@ def test_the_ladder_is_played_by_the_playout_when_it_fits():
                      hands=[["Ae", "ladder"], ["At"]], pool=["At", "Ab", "Ab"])
     move = state.playout_placement(random.Random(0), greed=1.0)
     assert move is not None and move.card == kind_of("ladder").index
+
+
+# --- the moves worth searching ------------------------------------------------------------------
+def test_a_stranded_tunnel_is_exactly_what_the_early_loss_then_finds():
+    """strands_a_tunnel agrees with the rules: over every placement in random games with
+    Bandido's deck (no dynamite), a placement strands a tunnel exactly when the early loss
+    follows it."""
+    stranding = safe = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = rules.new_game(2, mode=1, side=5 + seed % 2, deck="bandido")
+        while not state.is_terminal():
+            if state.phase == "play":
+                for move in state.legal_actions():
+                    if move.verb != "place":
+                        continue
+                    after = state.clone()
+                    after.apply(move)
+                    while not after.is_terminal() and not after.is_decision_node():
+                        after.apply(after.random_action(rng))
+                    strands = state.strands_a_tunnel((move.card, move.x, move.y, move.rotation, move.side))
+                    if strands:
+                        stranding += 1
+                        assert after.result == "lost"
+                    else:
+                        safe += 1
+                        assert "can never be closed" not in after.reason
+            state.apply(state.random_action(rng))
+    assert stranding > 20 and safe > 20
+
+
+def test_the_moves_worth_searching_are_legal_best_first_and_strand_nothing():
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = rules.new_game(2, mode=1 + seed % 3)
+        for _ in range(30):
+            if state.is_terminal():
+                break
+            if state.phase == "play" and len(state.legal_actions()) > 4:
+                chosen = ai.promising_moves(state, 4)
+                assert 1 <= len(chosen) <= 4 and all(state.is_legal(m) for m in chosen)
+                placements = [(m.card, m.x, m.y, m.rotation, m.side) for m in chosen]
+                if any(not state.strands_a_tunnel((m.card, m.x, m.y, m.rotation, m.side))
+                       for m in state.legal_actions() if m.verb == "place"):
+                    assert not any(state.strands_a_tunnel(p) for p in placements)
+                exits = [_exits_after(state, m) for m in chosen]
+                assert exits == sorted(exits) or state.mode > 1
+            state.apply(state.random_action(rng))
+    # outside a placement every legal move is searched
+    discard = position(hands=[["Ae", "At"]], pool=None)
+    discard.phase, discard.actor, discard.queue = "discard", 0, [0]
+    assert ai.promising_moves(discard, 1) == discard.legal_actions()
+
+
+def _exits_after(state, move) -> int:
+    after = state.clone()
+    after.hands[after.turn].remove(move.card)
+    after._add_card(move.card, move.x, move.y, move.rotation, move.side)
+    return after.exits
+
+
+def test_the_ladder_is_the_first_move_searched_when_it_fits():
+    state = position([("Ab+Bb", 0, 1, 0), ("Ab+Bb", 1, -1, 180)], mode=2, side=5,
+                     hands=[["Ae", "ladder"], ["At"]], pool=["At", "Ab", "Ab"])
+    assert ai.promising_moves(state, 3)[0].card == kind_of("ladder").index
+
+
+def test_the_search_budget_is_counted_in_iterations_so_a_busy_machine_plays_the_same(monkeypatch):
+    """Strength must not depend on the machine's load: on a clock that runs 50 ms with every
+    reading (a machine far busier than any real one) the players choose the same moves."""
+    import itertools
+    import time as time_module
+
+    state = rules.new_game(2, mode=2)
+    rng = random.Random(4)
+    while state.phase != "play":
+        state.apply(state.random_action(rng))
+    normal = [ai.STRENGTHS[level].make().choose(state.redacted(0), random.Random(9))
+              for level in ("easy", "medium")]
+    readings = itertools.count()
+    monkeypatch.setattr(time_module, "perf_counter", lambda: 0.05 * next(readings))
+    slow = [ai.STRENGTHS[level].make().choose(state.redacted(0), random.Random(9))
+            for level in ("easy", "medium")]
+    assert slow == normal

@@ -7,7 +7,7 @@ For each kind of player, each mode and each side of the start card, a team of `-
 seats all played by that kind plays whole games (game n uses seed S + n, as `bandu-sim selfplay`
 does: chance from the seed, every seat searching on its own information only). Prints the team's
 wins, the win rate and its 95% Wilson interval, the mean number of turns, and the wall time.
-Games run on `--workers` processes.
+Games run on `--workers` processes; a progress bar on standard error shows the rate and the time left.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ import argparse
 import json
 import time
 from concurrent.futures import ProcessPoolExecutor
+
+from tqdm import tqdm
 
 from simulator.selfplay import play_one
 from simulator.studies.wilson import wilson_interval
@@ -55,7 +57,9 @@ def main() -> None:
     started = time.perf_counter()
     tally: dict[tuple[str, int, int], list[int]] = {}
     with ProcessPoolExecutor(args.workers) as pool:
-        for player, mode, side, won, turns in pool.map(play, jobs, chunksize=1):
+        games_done = tqdm(pool.map(play, jobs, chunksize=1), total=len(jobs), unit="game",
+                          desc="Bandida games", leave=False)
+        for player, mode, side, won, turns in games_done:
             entry = tally.setdefault((player, mode, side), [0, 0, 0])
             entry[0] += won
             entry[1] += 1

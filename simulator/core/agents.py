@@ -4,8 +4,10 @@ An Agent chooses an action for the player to move. It is given `state.redacted(p
 holding only what its seat may know, never the full state, and must not change it (it works on
 clones). RandomAgent picks uniformly. MCTSAgent is UCT with random playouts, open-loop chance
 handling (chance nodes are sampled by their probabilities, outcome nodes by the game's model),
-any number of players, an iteration budget with an optional wall-clock cap, and an optional
-evaluator that scores positions where a playout is cut short. In a game with hidden information
+any number of players, an iteration budget with an optional wall-clock cap, an optional
+evaluator that scores positions where a playout is cut short, and an optional `candidates`
+function by which a game narrows the moves searched at each decision to those its own heuristic
+finds worth trying (progressive pruning: the budget then goes to telling good moves apart). In a game with hidden information
 every iteration plays on a fresh determinization (`resample`) and shares one tree, in which an
 action is tried and chosen only where it is legal in that determinization (information-set
 UCT, Cowling, Powley and Whitehouse 2012). Strength levels are named presets of those budgets,
@@ -24,6 +26,7 @@ from typing import Protocol
 from simulator.core.state import Action, GameState
 
 Evaluator = Callable[[GameState], list[float]]
+Candidates = Callable[[GameState], list[Action]]
 
 
 class Agent(Protocol):
@@ -68,28 +71,42 @@ class MCTSAgent:
     exploration: float = 1.0
     playout_depth: int | None = None
     evaluator: Evaluator | None = None
+    candidates: Candidates | None = None
     name: str = "mcts"
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        me = state.current_player()
+        root_moves: list[Action] | None = None
+        if self.candidates is not None:
+            # the seat's own moves are the same in every determinization: narrowed once
+            seen = state.resample(me, rng) if state.hidden_information else state.clone()
+            allowed_here = set(legal)
+            root_moves = [a for a in self.candidates(seen) if a in allowed_here] or legal
+            if len(root_moves) == 1:
+                return root_moves[0]
         root = _Node(player=-1)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        me = state.current_player()
         for _ in range(self.iterations):
             if state.hidden_information:
-                self._iterate_determinized(root, state.resample(me, rng), rng)
+                self._iterate_determinized(root, state.resample(me, rng), rng, root_moves)
             else:
-                self._iterate(root, state.clone(), rng)
+                self._iterate(root, state.clone(), rng, root_moves)
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        allowed = set(legal)
+        allowed = set(legal if root_moves is None else root_moves)
         best = max((item for item in root.children.items() if item[0] in allowed),
                    key=lambda item: (item[1].visits, item[1].value))
         return best[0]
 
-    def _iterate(self, root: _Node, state: GameState, rng: random.Random) -> None:
+    def _moves(self, state: GameState) -> list[Action]:
+        """The moves searched at a decision node: the candidates, else every legal one."""
+        return state.legal_actions() if self.candidates is None else self.candidates(state)
+
+    def _iterate(self, root: _Node, state: GameState, rng: random.Random,
+                 root_moves: list[Action] | None = None) -> None:
         path = [root]
         node = root
         # selection and expansion
@@ -99,7 +116,7 @@ class MCTSAgent:
                 continue
             mover = state.current_player()
             if node.untried is None:
-                node.untried = state.legal_actions()
+                node.untried = list(root_moves) if node is root and root_moves else self._moves(state)
                 rng.shuffle(node.untried)
             # an action may be new to this node when chance led elsewhere before (open loop)
             untried = [a for a in node.untried if a not in node.children]
@@ -112,7 +129,8 @@ class MCTSAgent:
             path.append(node)
         self._back_up(path, state, rng)
 
-    def _iterate_determinized(self, root: _Node, state: GameState, rng: random.Random) -> None:
+    def _iterate_determinized(self, root: _Node, state: GameState, rng: random.Random,
+                              root_moves: list[Action] | None = None) -> None:
         """One iteration on one determinization: the legal actions are this one's own."""
         path = [root]
         node = root
@@ -121,7 +139,7 @@ class MCTSAgent:
                 state.apply_unchecked(state.random_action(rng))
                 continue
             mover = state.current_player()
-            legal = state.legal_actions()
+            legal = root_moves if node is root and root_moves else self._moves(state)
             untried = [a for a in legal if a not in node.children]
             if untried:
                 _expand(node, state, rng.choice(untried), mover, path)

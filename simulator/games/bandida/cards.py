@@ -225,6 +225,43 @@ def fits_by_direction(openings: str) -> tuple[tuple[Fit, ...], ...]:
     return tuple(tuple(fits) for fits in table)
 
 
+Sides = tuple[int, int]          # of a cell: (mask of sides that touch a card, mask of those open)
+
+
+@cache
+def legal_fits(openings: str, d: int, here: Sides, there: Sides) -> tuple[tuple[Fit, int], ...]:
+    """The fits of a shape over a cell with sides `here` whose partner cell, in direction d, has
+    sides `there`: every side that touches a card matched (opening to opening, earth to earth)
+    and at least one tunnel joined. Each comes with the open exits it adds (its openings that
+    face empty cells). Memoised: a game meets only a few thousand such pairs."""
+    found = []
+    for fit in fits_by_direction(openings)[d]:
+        if fit.mask_here & here[0] != here[1] or fit.mask_partner & there[0] != there[1]:
+            continue
+        if not (fit.mask_here & here[1] or fit.mask_partner & there[1]):
+            continue
+        added = bin(fit.mask_here & ~here[0]).count("1") + bin(fit.mask_partner & ~there[0]).count("1")
+        found.append((fit, added))
+    return tuple(found)
+
+
+@cache
+def cell_fits(openings: str, here: Sides, partners: tuple[Sides | None, ...]
+              ) -> tuple[tuple[int, Fit, int], ...]:
+    """Every legal fit of a shape over a cell with sides `here` whose four neighbours (east,
+    north, west, south) have the sides in `partners` (None where a card lies): (direction of
+    the card's other cell, fit, open exits added)."""
+    return tuple((d, fit, added) for d, there in enumerate(partners) if there is not None
+                 for fit, added in legal_fits(openings, d, here, there))
+
+
+@cache
+def can_cover(openings: str, here: Sides, partners: tuple[Sides | None, ...]) -> bool:
+    """Whether a shape can cover a cell with sides `here` whose four neighbours (east, north,
+    west, south) have the sides in `partners` (None where a card lies)."""
+    return bool(cell_fits(openings, here, partners))
+
+
 def cells_of(x: int, y: int, rotation: int) -> tuple[tuple[int, int], tuple[int, int]]:
     dx, dy = DIRS[rotation]
     return (x, y), (x + dx, y + dy)

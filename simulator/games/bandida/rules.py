@@ -50,14 +50,17 @@ from simulator.games.bandida.cards import (
     SKIP,
     SUPER_KIND,
     UNKNOWN,
+    Sides,
     bandida_deck,
     bandido_deck,
-    fits_by_direction,
+    can_cover,
+    cell_fits,
     kind_of,
     masks,
 )
 
 HAND_SIZE = 3
+NO_SIDES: Sides = (0, 0)      # a cell no card touches
 EARLY_CARDS = 10              # modes 2 and 3: the ladder is shuffled in below the top 10
 BURN = 5                      # alarm 2: the top 5 cards leave the game
 MAX_DISCARDS = 2              # the discard object: up to 2 cards each
@@ -68,7 +71,7 @@ PHASES = ("deal", "draw", "burn", "play", "blow", "discard", "alarm", "over")
 VERBS = ("place", "swap", "pass", "blow", "discard", "keep", "draw")
 ROTATION_DEGREES = (0, 90, 180, 270)
 Cell = tuple[int, int]
-_BITS = tuple(bin(n).count("1") for n in range(16))
+Placement = tuple[int, int, int, int, int]   # kind, x, y of cell A, rotation, side
 
 
 @dataclass(frozen=True, order=True)
@@ -124,6 +127,8 @@ class BandidaState(GameState[Move]):
         self.cell_mask: dict[Cell, int] = {}
         self.cell_card: dict[Cell, int] = {}      # cell -> index into placed
         self.targets: dict[Cell, int] = {}        # empty cell -> openings facing it
+        self.border: dict[Cell, Sides] = {}       # empty cell touching a card -> its sides
+        self.keep_placed: frozenset[int] = frozenset()   # the ladder and super card in the network
         self.exits = 0
         # cards
         self.hands: list[list[int]] = [[] for _ in range(players)]
@@ -187,6 +192,8 @@ class BandidaState(GameState[Move]):
     def _add_card(self, kind: int, x: int, y: int, rotation: int, side: int) -> int:
         index = len(self.placed)
         self.placed.append((kind, x, y, rotation, side))
+        if kind in KEEP_KINDS and index > 0:       # the start card is not the one to bring in
+            self.keep_placed = self.keep_placed | {kind}
         mask_a, mask_b = masks(KINDS[kind].openings(side), rotation)
         dx, dy = DIRS[rotation]
         cells = (((x, y), mask_a, rotation), ((x + dx, y + dy), mask_b, (rotation + 2) % 4))
@@ -205,13 +212,30 @@ class BandidaState(GameState[Move]):
                 if n not in self.cell_mask:
                     self.targets[n] = self.targets.get(n, 0) + 1
                     self.exits += 1
+        self._refresh_border(cells[0][0], cells[1][0])
         return index
+
+    def _refresh_border(self, *cells: Cell) -> None:
+        """Work the sides out again for `cells` and the empty cells around them."""
+        border, cell_mask = self.border, self.cell_mask
+        for x, y in cells:
+            for cell in ((x, y), (x + 1, y), (x, y + 1), (x - 1, y), (x, y - 1)):
+                if cell in cell_mask:
+                    border.pop(cell, None)
+                    continue
+                sides = self._sides(cell)
+                if sides[0]:
+                    border[cell] = sides
+                else:
+                    border.pop(cell, None)
 
     def _remove_card(self, index: int) -> None:
         """Take a placed card out of the network (dynamite); indices after it shift down."""
         kind, x, y, rotation, side = self.placed[index]
         dx, dy = DIRS[rotation]
         cells = [(x, y), (x + dx, y + dy)]
+        if kind in KEEP_KINDS:
+            self.keep_placed = self.keep_placed - {kind}
         for cell in cells:
             mask = self.cell_mask[cell]
             for d in range(4):
@@ -234,6 +258,7 @@ class BandidaState(GameState[Move]):
                 if facing is not None and facing >> ((d + 2) % 4) & 1:
                     self.targets[cell] = self.targets.get(cell, 0) + 1
                     self.exits += 1
+        self._refresh_border(*cells)
         del self.placed[index]
         if self.just_placed > index:
             self.just_placed -= 1
@@ -243,7 +268,8 @@ class BandidaState(GameState[Move]):
 
     def _rebuild_network(self) -> None:
         placed, self.placed = self.placed, []
-        self.cell_mask, self.cell_card, self.targets, self.exits = {}, {}, {}, 0
+        self.cell_mask, self.cell_card, self.targets, self.border, self.exits = {}, {}, {}, {}, 0
+        self.keep_placed = frozenset()
         for card in placed:
             self._add_card(*card)
 
@@ -262,28 +288,21 @@ class BandidaState(GameState[Move]):
                     opened |= 1 << d
         return occupied, opened
 
-    def _can_cover(self, cell: Cell, openings: str, sides: dict[Cell, tuple[int, int]]) -> bool:
-        return next(self._fits(cell, openings, sides), None) is not None
-
-    def _fits(self, cell: Cell, openings: str, sides: dict[Cell, tuple[int, int]]
-              ) -> Iterator[tuple[int, int, int]]:
-        """Every placement (x, y of cell A, rotation) of a shape that covers `cell` legally, one by
-        one (`_can_cover` stops at the first)."""
-        here = sides.get(cell) or sides.setdefault(cell, self._sides(cell))
-        table = fits_by_direction(openings)
+    def _neighbourhood(self, cell: Cell) -> tuple[Sides, tuple[Sides | None, ...]]:
+        """The sides of an empty cell and of its four neighbours (None where a card lies)."""
         x, y = cell
-        for d in range(4):
-            dx, dy = DIRS[d]
-            partner = (x + dx, y + dy)
-            if partner in self.cell_mask:
-                continue
-            there = sides.get(partner) or sides.setdefault(partner, self._sides(partner))
-            for fit in table[d]:
-                if fit.mask_here & here[0] != here[1] or fit.mask_partner & there[0] != there[1]:
-                    continue
-                if not (fit.mask_here & here[1] or fit.mask_partner & there[1]):
-                    continue
-                yield (x, y, fit.rotation) if fit.here_is_a else (x + dx, y + dy, fit.rotation)
+        cell_mask, get = self.cell_mask, self.border.get
+        east, north, west, south = (x + 1, y), (x, y + 1), (x - 1, y), (x, y - 1)
+        return get(cell, NO_SIDES), (None if east in cell_mask else get(east, NO_SIDES),
+                                     None if north in cell_mask else get(north, NO_SIDES),
+                                     None if west in cell_mask else get(west, NO_SIDES),
+                                     None if south in cell_mask else get(south, NO_SIDES))
+
+    def _fits(self, cell: Cell, openings: str) -> Iterator[tuple[int, int, int]]:
+        """Every placement (x, y of cell A, rotation) of a shape that covers `cell` legally."""
+        x, y = cell
+        for d, fit, _ in cell_fits(openings, *self._neighbourhood(cell)):
+            yield (x, y, fit.rotation) if fit.here_is_a else (x + DIRS[d][0], y + DIRS[d][1], fit.rotation)
 
     @staticmethod
     def _shapes(kind: int) -> list[tuple[int, str]]:
@@ -296,30 +315,42 @@ class BandidaState(GameState[Move]):
     def placements(self, kinds: list[int]) -> list[Move]:
         """Every legal placement of the given card kinds, sorted."""
         found: set[Move] = set()
-        sides: dict[Cell, tuple[int, int]] = {}
         for kind in set(kinds):
             if kind == UNKNOWN:
                 continue
             for side, openings in self._shapes(kind):
                 for cell in self.targets:
-                    for x, y, rotation in self._fits(cell, openings, sides):
+                    for x, y, rotation in self._fits(cell, openings):
                         found.add(Move("place", kind, x, y, rotation, side))
         return sorted(found)
 
-    def _any_fits(self, kinds: set[int], sides: dict[Cell, tuple[int, int]] | None = None) -> bool:
-        sides = {} if sides is None else sides
+    def _any_fits(self, kinds: set[int]) -> bool:
         shapes = {openings for kind in kinds if kind != UNKNOWN for _, openings in self._shapes(kind)}
-        return any(self._can_cover(cell, openings, sides) for cell in self.targets for openings in shapes)
+        for cell in self.targets:
+            here, partners = self._neighbourhood(cell)
+            if any(can_cover(openings, here, partners) for openings in shapes):
+                return True
+        return False
 
     def _dead_cell(self, kinds: set[int]) -> Cell | None:
         """An empty cell that an exit faces and that no card of `kinds` could ever fill (more
         cards around it only add constraints), or None."""
-        sides: dict[Cell, tuple[int, int]] = {}
         shapes = {openings for kind in kinds for _, openings in self._shapes(kind)}
         for cell in sorted(self.targets):
-            if not any(self._can_cover(cell, openings, sides) for openings in shapes):
+            here, partners = self._neighbourhood(cell)
+            if not any(can_cover(openings, here, partners) for openings in shapes):
                 return cell
         return None
+
+    def strands_a_tunnel(self, placement: Placement) -> bool:
+        """Whether placing this card (kind, x, y, rotation, side) from the mover's hand would
+        leave a tunnel facing a cell that no card still to be played could fill (the early
+        loss's test, dynamite aside): the cells around the card get new neighbours, and every
+        cell may lose the last card that fitted it."""
+        trial = self.clone()
+        trial.hands[trial.turn].remove(placement[0])
+        trial._add_card(*placement)
+        return trial._dead_cell(trial.cards_left()) is not None
 
     def _card_cells(self, index: int) -> tuple[Cell, Cell]:
         _, x, y, rotation, _ = self.placed[index]
@@ -728,7 +759,8 @@ class BandidaState(GameState[Move]):
 
     # --- the end --------------------------------------------------------------------------------
     def _in_network(self, kind: int) -> bool:
-        return any(card[0] == kind for card in self.placed[1:])
+        """Whether the ladder or the super card (not the start card) lies in the network."""
+        return kind in self.keep_placed
 
     def _won(self) -> bool:
         return self.exits == 0 and all(self._in_network(k) for k in self._specials())
@@ -794,52 +826,50 @@ class BandidaState(GameState[Move]):
         legal = self.legal_actions()
         return legal[int(rng.random() * len(legal))]
 
-    def playout_placement(self, rng: random.Random, greed: float = 0.8) -> Move | None:
-        """A placement for a fast playout, or None when no card fits: with probability `greed`
-        one that leaves the fewest open exits (ties at random), else any legal one. Skips the
-        sorting and the full list that legal_actions builds."""
-        best: list[tuple[int, int, int, int, int]] = []
-        best_delta = 99
-        every: list[tuple[int, int, int, int, int]] = []
-        sides: dict[Cell, tuple[int, int]] = {}
-        greedy = rng.random() < greed
+    def scored_placements(self) -> list[tuple[int, Placement]]:
+        """Every placement of the mover's hand as (score, (kind, x, y, rotation, side)), lower
+        is better: the change in open exits, 8 less for the ladder or the super card going in,
+        50 for closing the last exit before they are in. Fast (no sorting; a card over two
+        target cells may come twice): the playouts' and the computer players' first look."""
+        scored: list[tuple[int, Placement]] = []
         targets = self.targets
         waiting = {k for k in self._specials() if not self._in_network(k)}
-        cell_mask = self.cell_mask
+        around = [(cell, self._neighbourhood(cell)) for cell in targets]
+        exits = self.exits
         for kind in set(self.hands[self.turn]):
+            special = kind in waiting
             for side, openings in self._shapes(kind):
-                table = fits_by_direction(openings)
-                for cell in targets:
-                    here = sides.get(cell) or sides.setdefault(cell, self._sides(cell))
+                for cell, neighbourhood in around:
+                    fits = cell_fits(openings, *neighbourhood)
+                    if not fits:
+                        continue
                     x, y = cell
-                    for d in range(4):
+                    closed_here = targets[cell]
+                    for d, fit, added in fits:
                         dx, dy = DIRS[d]
                         partner = (x + dx, y + dy)
-                        if partner in cell_mask:
-                            continue
-                        there = sides.get(partner) or sides.setdefault(partner, self._sides(partner))
-                        for fit in table[d]:
-                            if (fit.mask_here & here[0] != here[1] or fit.mask_partner & there[0] != there[1]
-                                    or not (fit.mask_here & here[1] or fit.mask_partner & there[1])):
-                                continue
-                            where = (x, y) if fit.here_is_a else partner
-                            found = (kind, where[0], where[1], fit.rotation, side)
-                            if not greedy:
-                                every.append(found)
-                                continue
-                            delta = (_BITS[fit.mask_here & ~here[0]] + _BITS[fit.mask_partner & ~there[0]]
-                                     - targets[cell] - targets.get(partner, 0))
-                            if kind in waiting:
-                                delta -= 8           # the ladder and the super card go in
-                            elif waiting and self.exits + delta <= 0:
-                                delta = 50           # never close the last exit before them
-                            if delta < best_delta:
-                                best_delta, best = delta, [found]
-                            elif delta == best_delta:
-                                best.append(found)
-        pick = best if greedy else every
-        if not pick:
+                        delta = added - closed_here - targets.get(partner, 0)
+                        if special:
+                            delta -= 8
+                        elif waiting and exits + delta <= 0:
+                            delta = 50
+                        if fit.here_is_a:
+                            scored.append((delta, (kind, x, y, fit.rotation, side)))
+                        else:
+                            scored.append((delta, (kind, partner[0], partner[1], fit.rotation, side)))
+        return scored
+
+    def playout_placement(self, rng: random.Random, greed: float = 0.8) -> Move | None:
+        """A placement for a fast playout, or None when no card fits: with probability `greed`
+        one of the best scored (`scored_placements`, ties at random), else any legal one."""
+        scored = self.scored_placements()
+        if not scored:
             return None
+        if rng.random() < greed:
+            best_score = min(score for score, _ in scored)
+            pick = [found for score, found in scored if score == best_score]
+        else:
+            pick = [found for _, found in scored]
         kind, x, y, rotation, side = pick[int(rng.random() * len(pick))]
         return Move("place", kind, x, y, rotation, side)
 
@@ -853,6 +883,9 @@ class BandidaState(GameState[Move]):
                 move = SWAP if self.pile_count() >= HAND_SIZE else PASS
         elif phase == "discard":
             move = KEEP
+        elif phase == "blow":
+            targets = self.blast_targets()
+            move = Move("blow", -1, *self.placed[targets[int(rng.random() * len(targets))]][1:3])
         else:
             move = self.random_action(rng)
         self.apply_unchecked(move)
@@ -917,6 +950,7 @@ class BandidaState(GameState[Move]):
         other.cell_mask = dict(self.cell_mask)
         other.cell_card = dict(self.cell_card)
         other.targets = dict(self.targets)
+        other.border = dict(self.border)
         other.hands = [h[:] for h in self.hands]
         other.pool = self.pool[:]
         other.late = self.late[:]
