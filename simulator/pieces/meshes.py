@@ -144,8 +144,18 @@ def visual_obj(piece: BuiltPiece) -> str:
              f"o {piece.spec.id}"]
     lines += [f"v {_fmt(v)}" for v in mesh.vertices]
     lines += [f"vn {_fmt(n)}" for n in mesh.vertex_normals.round(5)]
-    lines += [f"f {a + 1}//{a + 1} {b + 1}//{b + 1} {c + 1}//{c + 1}" for a, b, c in mesh.faces]
+    lines += [f"f {a + 1}//{a + 1} {b + 1}//{b + 1} {c + 1}//{c + 1}" for a, b, c in _canonical_faces(mesh.faces)]
     return "\n".join(lines) + "\n"
+
+
+def _canonical_faces(faces: np.ndarray) -> list[tuple[int, int, int]]:
+    """The triangles in an order that depends only on the mesh, not on the library versions
+    that built it: each turned (winding kept) to start at its lowest vertex, then sorted."""
+    turned = []
+    for face in faces.tolist():
+        first = face.index(min(face))
+        turned.append(tuple(face[first:] + face[:first]))
+    return sorted(turned)
 
 
 def collision_obj(piece: BuiltPiece) -> str:
