@@ -4,6 +4,7 @@ whole games headless, through the controller and self-play, with the game's repo
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -178,7 +179,6 @@ def test_the_ladder_is_the_first_move_searched_when_it_fits():
 def test_the_search_budget_is_counted_in_iterations_so_a_busy_machine_plays_the_same(monkeypatch):
     """Strength must not depend on the machine's load: on a clock that runs 50 ms with every
     reading (a machine far busier than any real one) the players choose the same moves."""
-    import itertools
     import time as time_module
 
     state = rules.new_game(2, mode=2)
@@ -192,3 +192,15 @@ def test_the_search_budget_is_counted_in_iterations_so_a_busy_machine_plays_the_
     slow = [ai.STRENGTHS[level].make().choose(state.redacted(0), random.Random(9))
             for level in ("easy", "medium")]
     assert slow == normal
+
+
+def test_the_levels_search_more_the_stronger_they_are():
+    """Each level searches more placements with more iterations and deeper playouts than the one
+    below, and no level's clock binds on a normal machine."""
+    agents = [ai.STRENGTHS[level].make() for level in ("easy", "medium", "strong")]
+    for lower, higher in itertools.pairwise(agents):
+        assert higher.iterations > lower.iterations
+        assert (higher.playout_depth or 10**9) > (lower.playout_depth or 10**9)
+    breadths = [agent.candidates.keywords["limit"] for agent in agents]
+    assert breadths == sorted(set(breadths))
+    assert all(agent.time_limit >= 10 for agent in agents)

@@ -1,6 +1,6 @@
 """The win rates of Bandida's computer team, for the README's figures.
 
-    .venv/bin/python tools/measure_bandida.py                       # the README's run, ~10 min on 2 cores
+    .venv/bin/python tools/measure_bandida.py                       # a quick look, ~3 min on 2 cores
     .venv/bin/python tools/measure_bandida.py --games random=400,mcts:easy=20 --modes 1 --sides 5
 
 For each kind of player, each mode and each side of the start card, a team of `--players`
@@ -22,7 +22,7 @@ from tqdm import tqdm
 from simulator.selfplay import play_one
 from simulator.studies.wilson import wilson_interval
 
-DEFAULT_GAMES = "random=150,mcts:easy=8,mcts:medium=3,mcts:strong=2"
+DEFAULT_GAMES = "random=150,mcts:easy=30,mcts:medium=10,mcts:strong=3"
 
 
 def play(job: tuple[str, int, int, int, int]) -> tuple[str, int, int, bool, int]:
