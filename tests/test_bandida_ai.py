@@ -186,11 +186,11 @@ def test_the_search_budget_is_counted_in_iterations_so_a_busy_machine_plays_the_
     while state.phase != "play":
         state.apply(state.random_action(rng))
     normal = [ai.STRENGTHS[level].make().choose(state.redacted(0), random.Random(9))
-              for level in ("easy", "medium")]
+              for level in ("medium", "strong")]
     readings = itertools.count()
     monkeypatch.setattr(time_module, "perf_counter", lambda: 0.05 * next(readings))
     slow = [ai.STRENGTHS[level].make().choose(state.redacted(0), random.Random(9))
-            for level in ("easy", "medium")]
+            for level in ("medium", "strong")]
     assert slow == normal
 
 
