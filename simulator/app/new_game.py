@@ -323,15 +323,13 @@ class NewGameScreen(Screen):
             self.scroll_by((1 if symbol == key.PAGEDOWN else -1) * 4 * SCROLL_STEP)
             return EVENT_HANDLED
         if symbol in NAVIGATION_KEYS and self.max_scroll > 0:
-            # rows scrolled out of sight still take the focus: show them all while it moves
-            for button in self.buttons:
-                if button not in (self.start, self.back_button) and not button.visible:
-                    button.visible = True
-            if len(self.counts) <= 1:
-                for button in self.count_row.options:
-                    button.visible = False
             handled = super().on_key_press(symbol, modifiers)
-            self.layout(self.window.width, self.window.height)
             self._bring_into_view(self.focus.focused)
             return handled
         return super().on_key_press(symbol, modifiers)
+
+    def focus_order(self) -> list[Button]:
+        """Every row's buttons, also those scrolled out of sight (the focus scrolls them in);
+        the player-count row only when there is a count to choose."""
+        left_out = set(self.count_row.options) if len(self.counts) <= 1 else set()
+        return [b for b in self.buttons if b not in left_out]

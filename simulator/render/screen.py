@@ -39,7 +39,8 @@ class FocusRing:
         self.focused: Button | None = None
 
     def handle_key(self, symbol: int, modifiers: int, buttons: list[Button]) -> bool:
-        usable = [b for b in buttons if b.visible and b.enabled]
+        """`buttons`: those that may take the focus, in order (a screen's `focus_order()`)."""
+        usable = [b for b in buttons if b.enabled]
         if symbol not in NAVIGATION_KEYS or not usable:
             return False
         if symbol in (key.ENTER, key.RETURN, key.SPACE, key.NUM_ENTER):
@@ -112,7 +113,7 @@ class ModalLayer:
         if symbol in (key.PAGEUP, key.PAGEDOWN):
             self.overlay.turn_page(1 if symbol == key.PAGEDOWN else -1)
             return EVENT_HANDLED
-        if self.focus.handle_key(symbol, modifiers, self.overlay.buttons):
+        if self.focus.handle_key(symbol, modifiers, [b for b in self.overlay.buttons if b.visible]):
             return EVENT_HANDLED
         if symbol in (key.ENTER, key.RETURN) and self.overlay.buttons:
             primary = [b for b in self.overlay.buttons if b.primary] or self.overlay.buttons
@@ -236,9 +237,14 @@ class Screen:
         if symbol == key.ESCAPE:
             self.back()
             return EVENT_HANDLED
-        if self.focus.handle_key(symbol, modifiers, self.buttons):
+        if self.focus.handle_key(symbol, modifiers, self.focus_order()):
             return EVENT_HANDLED
         return None
+
+    def focus_order(self) -> list[Button]:
+        """The buttons Tab and the arrows go through, in order: those on show. A screen whose
+        rows scroll adds the ones scrolled out of sight (and scrolls to the focused one)."""
+        return [b for b in self.buttons if b.visible]
 
     def back(self) -> None:
         """Esc: leave this screen (the menu, at the bottom of the stack, quits on Esc)."""
