@@ -344,3 +344,80 @@ def test_in_the_smallest_window_the_hand_cards_stand_apart(gui):
         window.set_size(1280, 800)
         window.dispatch_event("on_resize", 1280, 800)
         window.pump(1)
+
+
+def _one_person(window, app, state):
+    from simulator.core.controller import PERSON, Seat
+
+    screen = _start(app, window, [Seat(PERSON)], settings={"mode": state.mode}, seed=1)
+    screen.controller.state = state
+    screen.controller.version += 1
+    window.pump(2)
+    return screen, screen.controller, screen.view
+
+
+def test_the_super_cards_side_chosen_with_s_is_the_one_placed_from_the_keyboard(gui):
+    from pyglet.window import key
+
+    from simulator.games.bandida.cards import kind_of
+
+    window, app = gui
+    state = position(mode=3, hands=[["super", "At"]], early_loss=False)
+    screen, controller, view = _one_person(window, app, state)
+    press(window, key._1 + controller.state.hands[0].index(kind_of("super").index))
+    assert view.key_target is not None and view.key_target.side == 6
+    press(window, key.S)
+    assert view.key_target is not None and view.key_target.side == 5 and view._held_side() == 5
+    press(window, key.ENTER)
+    kind, *_, side = controller.state.placed[-1]
+    assert kind == kind_of("super").index and side == 5, screen.toast.message
+
+
+def test_tab_alone_picks_up_the_first_card_that_fits_and_the_table_keeps_following(gui):
+    from pyglet.window import key
+
+    window, app = gui
+    screen, controller, view = _dynamite_position(window, app, ["At", "Ab", "Ae"])
+    assert view.held is None and view.follow
+    view.cell = 160.0                                            # so close that most spots lie off the table
+    press(window, key.TAB)
+    assert view.held is not None and view.key_target is not None
+    assert screen.focus.focused is None                          # not the panel's buttons
+    cams = set()
+    for _ in range(8):                                           # spots all round the network
+        press(window, key.TAB)
+        cams.add(view.cam)
+    assert len(cams) > 1                                         # the table went to them
+    press(window, key.ENTER)
+    window.pump(2)
+    assert view.follow                                           # and then fits the network again
+    bx, by, bw, bh = view.board_rect()
+    for x, y in controller.state.cell_mask:
+        assert view.on_board(*view.to_pixel(x + 0.5, y + 0.5))
+
+
+def test_cards_out_of_the_game_lie_face_up_by_the_pile(gui):
+    from simulator.games.bandida.cards import KINDS
+
+    window, app = gui
+    state = position(hands=[["At", "Ab", "Ae"]], pool=["At", "Ab", "Ae+Be"])   # the rest is gone
+    gone = state.removed[-6:]
+    assert gone
+    screen, controller, view = _one_person(window, app, state)
+    gx, gy, gw, gh = view.gone_rect
+    assert gw > 0 and gh > 0
+    window.dispatch_event("on_mouse_motion", gx + 5, gy + gh / 2, 0, 0)
+    window.pump(1)
+    assert view.hint.startswith("Out of the game") and KINDS[gone[-1]].title() in view.hint
+
+
+def test_a_lost_game_says_the_team_lost_and_rings_the_hopeless_cell(gui):
+    window, app = gui
+    # two openings face the cell 0,1, and no card left in the game could fill it
+    state = position([("Ae+At", 1, 1, 90)], hands=[["At", "Ab"]], pool=["At", "Ab", "Ab"])
+    assert state.result == "lost" and state.reason.startswith("The tunnel into cell 0,1")
+    screen, controller, view = _one_person(window, app, state)
+    window.pump(3)
+    assert screen.end.title.text == "The team lost" and "ringed red" in screen.end.body.text
+    red = [m for m in view.marks if getattr(m, "color", (0, 0, 0))[:3] == (235, 40, 30)]
+    assert red

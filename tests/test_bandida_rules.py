@@ -398,6 +398,7 @@ def test_skip_makes_the_placer_miss_their_next_turn():
     state.apply(state.legal_actions()[0])
     draw_all(state)
     assert state.turn == 1 and state.skip == [False, False]          # seat 0 was skipped
+    assert state.event.endswith("Player 1 sits out this turn (skip).")  # and the table is told
     state.apply(state.legal_actions()[0])
     draw_all(state)
     assert state.turn == 0

@@ -300,7 +300,8 @@ class GameScreen(Screen):
         winners = self.controller.state.winners()
         names = " and ".join(self.info.seat_name(w) for w in winners)
         alone = len(self.controller.seats) == 1          # a solo game has a score, not a winner
-        title = f"{names} {'win' if len(winners) > 1 else 'wins'}!" if winners and not alone else "Game over"
+        title = self.view.result_title() or (
+            f"{names} {'win' if len(winners) > 1 else 'wins'}!" if winners and not alone else "Game over")
         body = self.view.result_text()
         finished = self.controller.game.finished
         if finished is not None and len(self.controller.history) > self._moves_when_opened \

@@ -1,11 +1,16 @@
 """Geometry of a flat grid board in the window: points <-> pixels, sized to fit an area.
 
-Shared by every flat board drawn on intersections (Tanbo) or in cells (Bandida's grid).
+Shared by every flat board drawn on intersections (Tanbo) or in cells (Bandida's grid), with
+`ClipGroup`, which keeps a board that pans inside its own rectangle.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from pyglet import gl
+from pyglet.graphics import Group
 
 
 @dataclass
@@ -44,3 +49,29 @@ class GridLayout:
         if abs(fx - column) > snap or abs(fy - row) > snap:
             return None
         return column, row
+
+
+class ClipGroup(Group):
+    """Draws its children only inside a rectangle of the window (GL's scissor test), so a board
+    that pans past its table never spills over the panels around it. `box` is in window
+    coordinates; the owner sets it whenever its layout changes."""
+
+    def __init__(self, window: Any, order: int = 0, parent: Group | None = None) -> None:
+        super().__init__(order, parent)
+        self.window = window
+        self.box = (0.0, 0.0, 1.0, 1.0)
+
+    def set_state(self) -> None:
+        x, y, width, height = self.box
+        ratio = self.window.get_pixel_ratio()
+        gl.glEnable(gl.GL_SCISSOR_TEST)
+        gl.glScissor(int(x * ratio), int(y * ratio), max(1, int(width * ratio)), max(1, int(height * ratio)))
+
+    def unset_state(self) -> None:
+        gl.glDisable(gl.GL_SCISSOR_TEST)
+
+    def __eq__(self, other: object) -> bool:      # each board's clip is its own (its box may differ)
+        return self is other
+
+    def __hash__(self) -> int:
+        return id(self)

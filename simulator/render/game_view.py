@@ -115,6 +115,11 @@ class GameView:
         """What the person to move does, e.g. 'Click a point.'"""
         return ""
 
+    def result_title(self) -> str:
+        """The end screen's title where the winners' names do not say it (a team's loss);
+        empty: the winners' names, or 'Game over'."""
+        return ""
+
     def result_text(self) -> str:
         """A sentence under the winner's name on the end screen."""
         return ""

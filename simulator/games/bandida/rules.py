@@ -332,6 +332,10 @@ class BandidaState(GameState[Move]):
                 return True
         return False
 
+    def hopeless_cell(self) -> Cell | None:
+        """An empty cell an exit faces that no card still in the game could fill, or None."""
+        return self._dead_cell(self.cards_left())
+
     def _dead_cell(self, kinds: set[int]) -> Cell | None:
         """An empty cell that an exit faces and that no card of `kinds` could ever fill (more
         cards around it only add constraints), or None."""
@@ -746,6 +750,7 @@ class BandidaState(GameState[Move]):
             seat = (seat + 1) % self.players
             if self.skip[seat] and self.players > 1:
                 self.skip[seat] = False
+                self.event = f"{self.event} Player {seat + 1} sits out this turn (skip).".strip()
                 continue
             break
         self.turn = seat

@@ -28,6 +28,7 @@ from pyglet.window import key, mouse
 from simulator.games.bandida import art
 from simulator.games.bandida.cards import DIRS, KINDS, SIDES, UNKNOWN, is_symmetric
 from simulator.games.bandida.rules import KEEP, PASS, SWAP, BandidaState, Move
+from simulator.render.board2d import ClipGroup
 from simulator.render.game_view import GameView, ViewContext
 from simulator.render.textures import centred, to_image
 from simulator.render.widgets import label
@@ -38,8 +39,9 @@ HAND_CELL = 50.0             # pixels per cell of a hand card
 MIN_CELL, MAX_CELL = 14.0, 90.0
 FELT_PX = 512
 SNAP = 0.75                  # cells within which a held card snaps to a legal spot
-(G_FELT, G_SHADOW, G_CARDS, G_MARKS, G_STRIP, G_STRIP_CARDS, G_HELD, G_FOCUS, G_BANNER, G_TEXT) = (
-    Group(order=n) for n in range(1, 11))
+BOARD_ORDER = 2     # the network, its marks and shadows: per view, clipped to the table
+(G_FELT, G_STRIP, G_STRIP_CARDS, G_HELD, G_FOCUS, G_BANNER, G_TEXT) = (
+    Group(order=n) for n in (1, 5, 6, 7, 8, 9, 10))
 
 
 class _Images:
@@ -108,12 +110,13 @@ class BandidaView(GameView):
         "Objects act when placed: backpack, draw 1 extra card; dynamite, blow up a card whose "
         "loss cuts nothing off; discard, everyone may discard up to 2 and draw back up; skip, "
         "you miss your next turn. Alarms act when drawn: 1, everyone discards a card; 2, the top "
-        "5 cards of the pile leave the game.\n"
+        "5 cards of the pile leave the game. Cards out of the game lie face up by the pile.\n"
         "The game is lost when the pile runs out and no one can place, or (setting) as soon as "
         "an exit can provably never be closed. Only your own hand is shown; talk strategy, but "
         "do not name your cards.")
     controls = (("Drag a card", "from your hand onto a lit spot (or click it, then click)"),
-                ("1-4, Tab", "pick up a hand card, go through its spots (Enter places it)"),
+                ("1-4, Tab", "pick up a hand card (Tab alone: the first that fits), go through its "
+                             "spots (Enter places it)"),
                 ("Wheel or R", "turn the card you hold (Shift+R the other way)"),
                 ("S", "the other side of the super card you hold"),
                 ("Esc", "put the held card back"),
@@ -125,6 +128,11 @@ class BandidaView(GameView):
     def __init__(self, context: ViewContext) -> None:
         super().__init__(context)
         batch = self.batch
+        # the network, its marks and their shadows stay on the table, wherever the table is panned
+        self.clip = ClipGroup(context.window, order=BOARD_ORDER)
+        self.g_shadow = Group(order=0, parent=self.clip)
+        self.g_cards = Group(order=1, parent=self.clip)
+        self.g_marks = Group(order=2, parent=self.clip)
         self.felt = sprite.Sprite(_Images.felt(), batch=batch, group=G_FELT)
         self.vignette = shapes.Box(0, 0, 1, 1, thickness=18, color=(10, 30, 16, 110), batch=batch, group=G_FELT)
         self.hand_strip = shapes.Rectangle(0, 0, 1, HAND_HEIGHT, color=(52, 34, 20, 255), batch=batch, group=G_STRIP)
@@ -163,6 +171,7 @@ class BandidaView(GameView):
         self.key_blast: int | None = None           # the card chosen with Tab to blow up
         self._drawn_key: Any = None
         self._hand_key: Any = None
+        self.gone_rect = (0.0, 0.0, 0.0, 0.0)      # where the cards out of the game are shown
         self.sync()
 
     @property
@@ -222,6 +231,7 @@ class BandidaView(GameView):
         self.top_strip.position = (x, y + height - TOP_HEIGHT)
         self.top_strip.width = width
         self._drawn_key = self._hand_key = None
+        self.clip.box = self.board_rect()
         if self.follow:
             self.fit()
         self.sync()
@@ -265,8 +275,8 @@ class BandidaView(GameView):
                 continue
             w, h = (2 * self.cell, self.cell) if rotation % 2 == 0 else (self.cell, 2 * self.cell)
             shadow = shapes.Rectangle(cx - w / 2 + 3, cy - h / 2 - 4, w, h, color=(0, 0, 0, 70),
-                                      batch=self.batch, group=G_SHADOW)
-            card = sprite.Sprite(_Images.face(kind, side), cx, cy, batch=self.batch, group=G_CARDS)
+                                      batch=self.batch, group=self.g_shadow)
+            card = sprite.Sprite(_Images.face(kind, side), cx, cy, batch=self.batch, group=self.g_cards)
             card.scale = scale
             card.rotation = -90 * rotation
             self.network_sprites.append(card)
@@ -282,7 +292,7 @@ class BandidaView(GameView):
         seat = self._hand_seat()
         hand = state.hands[seat]
         key_ = (seat, tuple(hand), tuple(len(h) for h in state.hands), state.pile_count(), self.area,
-                self.held, state.turn, state.phase)
+                self.held, state.current_player(), state.phase, len(state.removed))
         if key_ == self._hand_key:
             return
         self._hand_key = key_
@@ -324,6 +334,7 @@ class BandidaView(GameView):
             self.pile_sprites.append(card)
         self.pile_label.text = f"draw pile: {count}"
         self.pile_label.position = (px, y + 24, 0)
+        self._draw_gone(px - HAND_CELL - 18, start + (len(hand) - 1) * gap + cell if hand else x + 30)
         # the other hands, face down with their counts
         others = [s for s in range(state.num_players) if s != seat]
         slot = w / max(1, len(others))
@@ -331,9 +342,11 @@ class BandidaView(GameView):
         for n, other in enumerate(others):
             left = x + n * slot + 16
             top = y + h - TOP_HEIGHT / 2
-            name = label(f"{info.seat_name(other)}{'  (to play)' if state.turn == other else ''}",
+            acting = state.current_player() == other
+            doing = "  (to discard)" if state.phase in ("discard", "alarm") else "  (to play)"
+            name = label(f"{info.seat_name(other)}{doing if acting else ''}",
                          left, top + 10, size=11, batch=self.batch, group=G_TEXT,
-                         color=(240, 226, 190, 255), bold=state.turn == other)
+                         color=(240, 226, 190, 255), bold=acting)
             self.others.append(name)
             for c in range(len(state.hands[other])):
                 back = sprite.Sprite(_Images.back(), left + small + c * (2 * small + 6), top - 12,
@@ -343,6 +356,28 @@ class BandidaView(GameView):
             count_label = label(f"{len(state.hands[other])} cards", left + 4 * (2 * small + 6) + 6, top - 16,
                                 size=10, batch=self.batch, group=G_TEXT, color=(200, 186, 150, 255))
             self.others.append(count_label)
+
+    def _draw_gone(self, right: float, hand_end: float) -> None:
+        """The cards out of the game, face up for everyone (the latest few), between the hand
+        and the pile; hovering them names them all. Left out where the hand leaves no room."""
+        gone = self.state.removed
+        self.gone_rect = (0.0, 0.0, 0.0, 0.0)
+        if not gone:
+            return
+        small = 10.0
+        shown = gone[-6:]
+        left = right - len(shown) * (2 * small + 5)
+        if left < hand_end + 12:
+            return
+        y = self.area[1]
+        for n, kind in enumerate(shown):
+            card = sprite.Sprite(_Images.face(kind, 6), left + small + n * (2 * small + 5), y + HAND_HEIGHT / 2 - 6,
+                                 batch=self.batch, group=G_STRIP_CARDS)
+            card.scale = small / art.CELL_PX
+            self.others.append(card)
+        self.others.append(label(f"out of the game: {len(gone)}", left, y + 24, size=10, batch=self.batch,
+                                 group=G_TEXT, color=(200, 186, 150, 255)))
+        self.gone_rect = (left, y + 14, right - left, HAND_HEIGHT / 2 + 2 * small - 6)
 
     def _draw_banner(self) -> None:
         x, y, w, h = self.area
@@ -374,18 +409,25 @@ class BandidaView(GameView):
                 px, py = self.to_pixel(x + 0.5 + DIRS[d][0] * 0.5, y + 0.5 + DIRS[d][1] * 0.5)
                 if self.on_board(px, py):
                     self.marks.append(shapes.Circle(px, py, r, color=(255, 214, 90, 220), batch=self.batch,
-                                                    group=G_MARKS))
+                                                    group=self.g_marks))
         if state.phase == "blow" and self._person_acts():
             for move in state.legal_actions():
                 index = state.cell_card[(move.x, move.y)]
                 self.marks.append(self._outline(index, (230, 50, 40, 255)))
+        if self._lost_to_a_hopeless_cell():          # the cell no card left could fill, ringed red
+            dead = state.hopeless_cell()
+            if dead is not None:
+                px, py = self.to_pixel(dead[0], dead[1])
+                self.marks.append(shapes.Box(px + 2, py + 2, self.cell - 4, self.cell - 4,
+                                             thickness=max(3.0, self.cell * 0.09), color=(235, 40, 30, 255),
+                                             batch=self.batch, group=self.g_marks))
 
     def _outline(self, index: int, colour: tuple) -> Any:
         _, x, y, rotation, _ = self.state.placed[index]
         cx, cy = self.to_pixel(*self.card_centre(x, y, rotation))
         w, h = (2 * self.cell, self.cell) if rotation % 2 == 0 else (self.cell, 2 * self.cell)
         return shapes.Box(cx - w / 2, cy - h / 2, w, h, thickness=max(2.0, self.cell * 0.07), color=colour,
-                          batch=self.batch, group=G_MARKS)
+                          batch=self.batch, group=self.g_marks)
 
     def _person_acts(self) -> bool:
         return self.enabled and self.controller.is_person_turn()
@@ -492,8 +534,7 @@ class BandidaView(GameView):
         margin = 1.5 * self.cell
         if bx + margin <= px <= bx + bw - margin and by + margin <= py <= by + bh - margin:
             return
-        self.follow = False
-        self.cam = (wx, wy)
+        self.cam = (wx, wy)      # for this choice only: the next move fits the network again if it followed
         self._draw_network()
         self._draw_marks()
 
@@ -562,10 +603,10 @@ class BandidaView(GameView):
         cx, cy = self.to_pixel(*self.card_centre(move.x, move.y, move.rotation))
         w, h = (2 * self.cell, self.cell) if move.rotation % 2 == 0 else (self.cell, 2 * self.cell)
         fill = shapes.Rectangle(cx - w / 2 + 2, cy - h / 2 + 2, w - 4, h - 4, color=colour,
-                                batch=self.batch, group=G_MARKS)
+                                batch=self.batch, group=self.g_marks)
         edge = shapes.Box(cx - w / 2 + 1, cy - h / 2 + 1, w - 2, h - 2, thickness=3 if chosen else 2,
                           color=(colour[0], colour[1], colour[2], 255 if chosen else 230), batch=self.batch,
-                          group=G_FOCUS if chosen else G_MARKS)
+                          group=G_FOCUS if chosen else self.g_marks)
         self.hover_marks.append(edge)
         return fill
 
@@ -578,6 +619,10 @@ class BandidaView(GameView):
         if self.key_blast is not None and state.phase == "blow" and self.key_blast < len(state.placed):
             self.hover_marks.append(self._outline(self.key_blast, (255, 240, 120, 255)))
             self.hint = f"Enter blows up {KINDS[state.placed[self.key_blast][0]].title()}; Tab: the next one."
+            return
+        gx, gy, gw, gh = self.gone_rect
+        if gx <= self.mouse[0] < gx + gw and gy <= self.mouse[1] < gy + gh:
+            self.hint = "Out of the game, latest first: " + _tally(state.removed[::-1]) + "."
             return
         index = self._hand_index_at(*self.mouse)
         if index is not None:
@@ -749,6 +794,13 @@ class BandidaView(GameView):
             return True
         if symbol == key.S and self.held is not None and KINDS[self.held_kind].two_sided:
             self.side = SIDES[0] if self.side == SIDES[1] else SIDES[1]
+            if self.key_target is not None:     # keyboard play: the same spot if this side fits it
+                before = self.key_target
+                spots = self._key_spots()
+                self.key_target = next((m for m in spots if (m.x, m.y, m.rotation) ==
+                                        (before.x, before.y, before.rotation)), spots[0] if spots else None)
+                if self.key_target is not None:
+                    self.rotation = self.key_target.rotation
             self._refresh_held()
             return True
         if symbol == key.ESCAPE and self.held is not None:
@@ -760,6 +812,12 @@ class BandidaView(GameView):
         if symbol == key.TAB and self.held is not None:
             self._step_key_target(-1 if modifiers & key.MOD_SHIFT else 1)
             return True
+        if symbol == key.TAB and self.state.phase == "play" and self._may_place():
+            # nothing held yet: the first hand card that fits, at its first spot (as its number key)
+            hand = self._hand()
+            fitting = [n for n, kind in enumerate(hand) if self.state.placements([kind])]
+            if fitting:
+                return self._key_hand(fitting[0])
         if symbol == key.TAB and self.state.phase == "blow" and self._person_acts():
             self._step_key_blast(-1 if modifiers & key.MOD_SHIFT else 1)
             return True
@@ -822,12 +880,32 @@ class BandidaView(GameView):
             words.append("skips next turn")
         return ", ".join(words)
 
+    def result_title(self) -> str:
+        return "The team lost" if self.state.result == "lost" else ""
+
+    def _lost_to_a_hopeless_cell(self) -> bool:
+        state = self.state
+        return state.result == "lost" and state.reason.startswith("The tunnel into cell") \
+            and state.hopeless_cell() is not None
+
     def result_text(self) -> str:
         state = self.state
-        return f"{state.reason} ({state.turns} turns, {state.exits} exits open, {state.pile_count()} cards in the pile.)"
+        ringed = " That cell is ringed red on the table." if self._lost_to_a_hopeless_cell() else ""
+        pile = state.pile_count()
+        return (f"{state.reason}{ringed} ({state.turns} turns, {state.exits} exits open, "
+                f"{pile} card{'s' if pile != 1 else ''} in the pile.)")
 
     def close(self) -> None:
         self._drop_held()
+
+
+def _tally(kinds: list[int], most: int = 8) -> str:
+    """'tunnel (A-end) x2; alarm 1; ...': each kind once, in the order first met, with its count."""
+    counts: dict[int, int] = {}
+    for kind in kinds:
+        counts[kind] = counts.get(kind, 0) + 1
+    parts = [KINDS[k].title() + (f" x{n}" if n > 1 else "") for k, n in counts.items()]
+    return "; ".join(parts[:most]) + (f"; and {len(parts) - most} more kinds" if len(parts) > most else "")
 
 
 _SYMMETRIC = frozenset(o for o in {k.openings(side) for k in KINDS for side in (5, 6)} if o and is_symmetric(o))
