@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
+from simulator.core import registry
 from simulator.core.errors import SimulatorError, UsageError
 from simulator.core.text import printable, shown
 from simulator.games.bandu.rules import BUILDING_PIECES
@@ -68,7 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     play = sub.add_parser("play", help="open the window (the menu, or straight into GAME)")
-    play.add_argument("game", nargs="?", help="bandu or tanbo (the menu when none is given)")
+    names = [game.name for game in registry.all_games()]
+    play.add_argument("game", nargs="?", help=f"{', '.join(names[:-1])} or {names[-1]} "
+                                                "(the menu when none is given)")
     play.add_argument("--players", default=None, metavar="A,B,...",
                       help="start GAME at once with these players: person (someone at this "
                            "machine), random, or the game's computer players as selfplay spells "
@@ -195,7 +198,6 @@ def _default_selfplay_players(game: Any) -> str:
 
 
 def _cmd_selfplay(args) -> int:
-    from simulator.core import registry
     from simulator.progress import ProgressBar
     from simulator.selfplay import check_selfplay, selfplay
 
@@ -222,7 +224,6 @@ def _cmd_selfplay(args) -> int:
 
 def _solo_player(spec: str) -> str:
     """--player: ai:LEVEL (ai alone is the medium player), as the records name it."""
-    from simulator.core import registry
     from simulator.core.agents import parse_agent_spec
 
     game = registry.get_game("bandu")
@@ -236,7 +237,6 @@ def _solo_player(spec: str) -> str:
 
 def _solo_settings(args) -> tuple[dict[str, Any], str | None]:
     """The game's settings for `solo` and the chain's scene name; checked before any work."""
-    from simulator.core import registry
     from simulator.games.bandu import chain_from_scene, chain_text
 
     name = None

@@ -78,6 +78,15 @@ def test_a_game_on_the_felt_with_drag_turn_and_drop(gui):
     _drag(window, (card.x, card.y), far)
     assert "must join an open tunnel" in screen.toast.message
     assert screen.controller.ply() == plies
+    assert view.held is not None                                 # still held, over the far corner
+    for _ in range(4):                                           # a turn of it that fits somewhere
+        if view._spots():
+            break
+        press(window, key.R)
+    window.dispatch_event("on_mouse_motion", *far, 0, 0)
+    window.pump(1)
+    if view._spots():
+        assert view.ghost.color[:3] == (255, 120, 110)           # where it does not fit, it shows red
     press(window, key.ESCAPE)
     assert view.held is None
     # pick a card that fits, turn it with R and the wheel until the spot's rotation, drop it there
@@ -97,6 +106,7 @@ def test_a_game_on_the_felt_with_drag_turn_and_drop(gui):
     window.dispatch_event("on_mouse_motion", *spot, 0, 0)
     window.pump(1)
     assert view.target is not None and view.hint.startswith("Drop to place it")
+    assert view.ghost.color[:3] == (255, 255, 255)              # fits here: the card as it is
     assert move in view._spots()
     pixels = frame(window)
     assert share(pixels, lambda r, g, b: (r > 200) & (g > 150) & (b < 110)) > 0.0005   # lit spots

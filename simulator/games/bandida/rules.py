@@ -167,7 +167,10 @@ class BandidaState(GameState[Move]):
         self.pool = sorted(pile.elements())
         self.phase, self.resume = "draw", "deal"
         self.draw_seat, self.draw_left = 0, HAND_SIZE
-        self.event = f"Mode {self.mode}: {MODE_NAMES[self.mode]}. Dealing."
+        specials = " and ".join(KINDS[k].title() for k in self._specials())
+        goal = f"get {specials} into the network, then close every other tunnel" if specials else \
+            "close every tunnel"
+        self.event = f"Mode {self.mode}, {MODE_NAMES[self.mode]}: {goal}."
 
     def composition(self) -> Counter[int]:
         """Every card in this game, the start card included."""

@@ -564,11 +564,14 @@ class BandidaView(GameView):
                          if turns else "This card fits nowhere in the network now.")
         raw = self._raw_move()
         over_board = self.on_board(*self.mouse)
+        refused = False                 # over the table where it does not fit: the card shows red
         if self.key_target is not None:
             self.target = self.key_target
             self.hover_marks.append(self._spot_mark(self.target, (120, 240, 120, 120), chosen=True))
-            self.hint = (f"Enter places it ({self.state.action_to_str(self.target)}); "
-                         "Tab: the next spot, Esc: put it back.")
+            spots_now = self._key_spots()
+            where = (f" (spot {spots_now.index(self.target) + 1} of {len(spots_now)})"
+                     if self.target in spots_now else "")
+            self.hint = f"Enter places it{where}; Tab: the next spot, Esc: put it back."
         elif over_board:
             best = None
             cx, cy = self.to_world(*self.mouse)
@@ -580,10 +583,12 @@ class BandidaView(GameView):
             if best is not None:
                 self.target = best[1]
                 self.hover_marks.append(self._spot_mark(best[1], (120, 240, 120, 120), chosen=True))
-                self.hint = f"Drop to place it ({self.state.action_to_str(best[1])})."
+                self.hint = "Drop to place it here."
             elif spots:
                 self.hint = self.state.illegal_reason(raw)
+                refused = True
         self.ghost.image = _Images.face(self.held_kind, self._held_side())
+        self.ghost.color = (255, 120, 110) if refused else (255, 255, 255)
         self.ghost.visible = True
         self.ghost.rotation = -90 * self.rotation
         if self.target is not None:
