@@ -40,6 +40,18 @@ def _parse_setting(text: str) -> tuple[str, Any]:
     return key.strip(), parsed
 
 
+def _parse_settings(texts: list[str]) -> dict[str, Any]:
+    """Every --setting KEY=VALUE; a key given twice is refused rather than the last one kept."""
+    settings: dict[str, Any] = {}
+    for text in texts:
+        key, value = _parse_setting(text)
+        if key in settings:
+            raise UsageError(f"--setting {shown(key, 30)} is given twice ({settings[key]} and {value}): "
+                             "give each setting once")
+        settings[key] = value
+    return settings
+
+
 def bounded_int(low: int, high: int):
     """An argparse type: a whole number in [low, high], else one line saying the range
     (argparse names the option)."""
@@ -187,7 +199,7 @@ def _cmd_play(args) -> int:
     from simulator.app.main import run_app
 
     players = None if args.players is None else _players(args.players)
-    settings = dict(_parse_setting(s) for s in args.setting)
+    settings = _parse_settings(args.setting)
     return run_app(game=args.game, load=args.load, width=args.size, players=players,
                    settings=settings)
 
@@ -203,7 +215,7 @@ def _cmd_selfplay(args) -> int:
 
     spec = args.players or _default_selfplay_players(registry.get_game(args.game))
     players = _players(spec)
-    settings = dict(_parse_setting(s) for s in args.setting)
+    settings = _parse_settings(args.setting)
     info = check_selfplay(args.game, players, settings)
     heavy = info.worker_import                 # Bandu's physics: PyBullet prints on import
     if heavy is not None:
@@ -214,9 +226,12 @@ def _cmd_selfplay(args) -> int:
                       progress=ProgressBar(f"{info.name} selfplay"), quiet_import=heavy)
     if args.json:
         print(json.dumps(report, indent=1))
+    elif info.info.cooperative:                # the seats win or lose together
+        print(f"team of {len(players)} ({', '.join(players)}): {report['wins'][0]} wins of {args.games}")
     else:
         for seat, (player, wins) in enumerate(zip(report["players"], report["wins"], strict=True)):
             print(f"seat {seat} {player:<14} {wins:>4} wins of {args.games}")
+    if not args.json:
         lengths = [g["length"] for g in report["games"]]
         print(f"mean length {sum(lengths) / len(lengths):.1f} moves")
     return 0

@@ -431,3 +431,25 @@ def test_a_lost_game_says_the_team_lost_and_rings_the_hopeless_cell(gui):
     assert screen.end.title.text == "The team lost" and "ringed red" in screen.end.body.text
     red = [m for m in view.marks if getattr(m, "color", (0, 0, 0))[:3] == (235, 40, 30)]
     assert red
+
+
+def test_hovering_a_hand_card_says_what_its_icon_does_and_a_held_card_its_other_turns(gui):
+    from simulator.games.bandida.cards import kind_of
+
+    window, app = gui
+    screen, controller, view = _dynamite_position(window, app, ["At", "dynamite:Ab+Bb", "Ab"])
+    index = controller.state.hands[0].index(kind_of("dynamite:Ab+Bb").index)
+    card, _ = view.hand_sprites[index]
+    window.dispatch_event("on_mouse_motion", card.x, card.y, 0, 0)
+    window.pump(1)
+    assert "when you place it, you blow up" in view.hint
+    from pyglet.window import key
+
+    click(window, card.x, card.y)                                # held (over the hand): lit spots
+    window.pump(1)
+    if not view._spots():
+        assert "fits nowhere as it is turned: press R" in view.hint
+    while not view._spots():
+        press(window, key.R)
+    shown, every = len(view._spots()), len(view._key_spots())
+    assert every > shown > 0 and f"shows {every - shown} more" in view.hint

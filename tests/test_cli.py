@@ -100,3 +100,20 @@ def test_help_lists_the_commands():
     assert result.returncode == 0
     for command in ("play", "selfplay", "stability", "pieces", "bench", "build-meshes"):
         assert command in result.stdout
+
+
+def test_a_setting_given_twice_is_refused(capsys):
+    from simulator.cli import main
+
+    assert main(["selfplay", "bandida", "--games", "1", "--players", "random",
+                 "--setting", "mode=2", "--setting", "mode=3"]) == 2
+    err = capsys.readouterr().err
+    assert "mode" in err and "twice" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_cooperative_games_selfplay_counts_the_teams_wins(capsys):
+    from simulator.cli import main
+
+    assert main(["selfplay", "bandida", "--games", "2", "--players", "random,random"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("team of 2 (random, random): ") and "wins of 2" in out and "seat" not in out

@@ -557,11 +557,13 @@ class BandidaView(GameView):
         spots = self._spots()
         for move in spots:
             self.hover_marks.append(self._spot_mark(move, (255, 210, 60, 90)))
+        every = len(self._key_spots())
         if not spots:
-            turns = [r for r in range(4) if any(m.rotation % 2 == r % 2 or m.rotation == r
-                                                for m in self.state.placements([self.held_kind]))]
             self.hint = ("This card fits nowhere as it is turned: press R or turn the wheel."
-                         if turns else "This card fits nowhere in the network now.")
+                         if every else "This card fits nowhere in the network now.")
+        elif every > len(spots):
+            self.hint = (f"Lit: the {len(spots)} spot{'s' if len(spots) != 1 else ''} where it fits as it is "
+                         f"turned; R or the wheel shows {every - len(spots)} more.")
         raw = self._raw_move()
         over_board = self.on_board(*self.mouse)
         refused = False                 # over the table where it does not fit: the card shows red
@@ -633,7 +635,8 @@ class BandidaView(GameView):
         if index is not None:
             kind = self._hand()[index]
             if kind != UNKNOWN:
-                self.hint = KINDS[kind].title()
+                effect = _EFFECTS.get(KINDS[kind].icon, "")
+                self.hint = KINDS[kind].title() + (f": {effect}." if effect else ".")
                 if state.phase in ("discard", "alarm") and self._person_acts():
                     self.hint = f"Click to discard {KINDS[kind].title()}."
             return
@@ -902,6 +905,16 @@ class BandidaView(GameView):
 
     def close(self) -> None:
         self._drop_held()
+
+
+_EFFECTS = {                 # what an icon does, said when the mouse is on a hand card
+    "backpack": "when you place it, you draw 1 extra card (a hand of 4 until you play it)",
+    "dynamite": "when you place it, you blow up one card whose loss cuts nothing off",
+    "discard": "when you place it, everyone may discard up to 2 cards and draw back up",
+    "skip": "when you place it, you miss your next turn",
+    "ladder": "Bandida's way out: it must be in the network before the last tunnel closes",
+    "super": "Bandido's super card: it must be in the network before the last tunnel closes; S turns it over",
+}
 
 
 def _tally(kinds: list[int], most: int = 8) -> str:
