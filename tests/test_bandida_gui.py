@@ -110,8 +110,10 @@ def test_a_game_on_the_felt_with_drag_turn_and_drop(gui):
     assert move in view._spots()
     pixels = frame(window)
     assert share(pixels, lambda r, g, b: (r > 200) & (g > 150) & (b < 110)) > 0.0005   # lit spots
+    assert "must join an open tunnel" in screen.toast.message        # the refusal still shows
     click(window, *spot)
     assert screen.controller.ply() > plies
+    assert screen.toast.message == ""                            # and goes once a drop succeeds
     assert screen.controller.state.placed[-1][0] == move.card or screen.controller.is_over()
     assert view.held is None
     wait_for_person(window, screen, limit=400, timeout=60)

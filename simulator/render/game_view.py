@@ -141,4 +141,5 @@ class GameView:
         except IllegalAction as error:
             self.toast.show(str(error), error=True)
             return False
+        self.toast.dismiss_error()          # the refusal it answered is out of date
         return True

@@ -176,10 +176,18 @@ class Toast:
         self.text = label("", size=12.5, batch=batch, group=TOP, anchor_x="center", anchor_y="bottom",
                           multiline=True, width=400, align="center")
         self.remaining = 0.0
+        self.error = False
         self.area = (0.0, 0.0, 800.0)
         self._set_alpha(0)
 
+    def dismiss_error(self) -> None:
+        """A refusal is answered (the next try went through): take its message away now."""
+        if self.error and self.remaining > 0:
+            self.remaining = 0.0
+            self._set_alpha(0)
+
     def show(self, message: str, seconds: float = 4.0, error: bool = False) -> None:
+        self.error = error
         self.text.text = message
         self.text.color = (255, 170, 160, 255) if error else theme.TEXT
         self.remaining = seconds + len(message) / 40     # long messages stay longer
