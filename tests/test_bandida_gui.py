@@ -352,6 +352,18 @@ def test_in_the_smallest_window_the_hand_cards_stand_apart(gui):
         assert cards[-1].x + view.hand_cell <= pile_left
         index = len(cards) - 1                                             # the hand's hit test follows
         assert view._hand_index_at(cards[index].x + view.hand_cell - 2, cards[index].y) == index
+        # the cards out of the game: no room beside the hand, so their count under the pile
+        screen.controller.state.removed.extend(screen.controller.state.pool[:4])
+        screen.controller.version += 1
+        window.pump(2)
+        assert view.pile_label.text.endswith(f"out: {len(view.state.removed)}") and view.gone_rect[2] > 0
+        # a long banner wraps inside the table instead of running off both sides
+        screen.controller.state.event = "Mode 3, the lovers' escape: " + "get the cards in, then close them all. " * 3
+        view._draw_banner()
+        x, _, w, _ = view.area
+        box = view.banner_box
+        assert x <= box.x and box.x + box.width <= x + w and view.banner.content_width <= box.width
+        assert view.banner.multiline and view.banner.font_size >= 10
     finally:
         window.set_size(1280, 800)
         window.dispatch_event("on_resize", 1280, 800)
@@ -455,3 +467,29 @@ def test_hovering_a_hand_card_says_what_its_icon_does_and_a_held_card_its_other_
         press(window, key.R)
     shown, every = len(view._spots()), len(view._key_spots())
     assert every > shown > 0 and f"shows {every - shown} more" in view.hint
+
+
+def test_a_super_card_that_fits_only_on_one_side_is_picked_up_on_that_side(gui, monkeypatch):
+    """Picked up from the keyboard, the super card turns to the side that fits (here, as if only
+    its five-exit side fitted anywhere); held with the mouse, the hint says to press S."""
+    from pyglet.window import key
+
+    from simulator.games.bandida.cards import kind_of
+    from simulator.games.bandida.rules import BandidaState
+
+    window, app = gui
+    state = position(mode=3, hands=[["super", "At"]], early_loss=False)
+    screen, controller, view = _one_person(window, app, state)
+    real = BandidaState.placements
+    monkeypatch.setattr(BandidaState, "placements",
+                        lambda self, kinds: [m for m in real(self, kinds) if m.card != kind_of("super").index
+                                             or m.side == 5])
+    index = controller.state.hands[0].index(kind_of("super").index)
+    card, _ = view.hand_sprites[index]
+    click(window, card.x, card.y)                                # the mouse: side 6 is held
+    assert view._held_side() == 6 and "press S" in view.hint
+    press(window, key.ESCAPE)
+    press(window, key._1 + index)                                # the keyboard: side 5 at once
+    assert view.key_target is not None and view.key_target.side == 5
+    press(window, key.ENTER)
+    assert controller.state.placed[-1][4] == 5

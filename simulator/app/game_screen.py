@@ -286,8 +286,9 @@ class GameScreen(Screen):
         history = controller.history
         if history:
             last = history[-1]
-            who = self.info.seat_name(last.player) if last.player >= 0 else "Result:"
-            status += f"\nMove {len(history)}: {who} {self.view.describe_move(last.action)}"
+            who = (self.info.seat_name(last.player) if last.player >= 0
+                   else "Result:" if last.player == OUTCOME else "")       # chance speaks for itself
+            status += f"\nMove {len(history)}: {who} {self.view.describe_move(last.action)}".replace(":  ", ": ")
         hint = "" if private else self.view.hint
         if status != self._shown_status or hint != self._shown_hint:
             self._shown_status, self._shown_hint = status, hint

@@ -53,7 +53,7 @@ def _report(state: GameState) -> dict[str, Any]:
 
 
 GAME = register(Game(
-    info=GameInfo("bandida", "Bandida", "Close every tunnel before Bandida escapes.",
+    info=GameInfo("bandida", "Bandida", "Lay tunnel cards together until no tunnel leads out.",
                   min_players=1, max_players=4, settings=_settings(), menu_order=30,
                   chance=True, hidden_information=True, cooperative=True),
     state_class=rules.BandidaState,

@@ -719,11 +719,11 @@ class BandidaState(GameState[Move]):
         if kind in ALARM_KINDS:
             self.removed.append(kind)
             if KINDS[kind].icon == ALARM1:
-                self.event = f"Alarm 1, drawn by player {seat + 1}: everyone discards a card."
+                self.event = f"Alarm 1, drawn by Player {seat + 1}: everyone discards a card."
                 self._begin_alarm(seat)
             else:
                 self.phase, self.burn_left = "burn", BURN
-                self.event = f"Alarm 2, drawn by player {seat + 1}: the top {BURN} cards leave the game."
+                self.event = f"Alarm 2, drawn by Player {seat + 1}: the top {BURN} cards leave the game."
                 if not self._draw_choices():
                     self.phase = "draw"
                     self._continue_draw()

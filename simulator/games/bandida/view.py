@@ -26,7 +26,7 @@ from pyglet.graphics import Group
 from pyglet.window import key, mouse
 
 from simulator.games.bandida import art
-from simulator.games.bandida.cards import DIRS, KINDS, SIDES, UNKNOWN, is_symmetric
+from simulator.games.bandida.cards import BY_CODE, DIRS, KINDS, SIDES, UNKNOWN, is_symmetric
 from simulator.games.bandida.rules import KEEP, PASS, SWAP, BandidaState, Move
 from simulator.render.board2d import ClipGroup
 from simulator.render.game_view import GameView, ViewContext
@@ -353,7 +353,8 @@ class BandidaView(GameView):
                                      batch=self.batch, group=G_STRIP_CARDS)
                 back.scale = small / art.CELL_PX
                 self.others.append(back)
-            count_label = label(f"{len(state.hands[other])} cards", left + 4 * (2 * small + 6) + 6, top - 16,
+            held = len(state.hands[other])
+            count_label = label(f"{held} card{'s' if held != 1 else ''}", left + 4 * (2 * small + 6) + 6, top - 16,
                                 size=10, batch=self.batch, group=G_TEXT, color=(200, 186, 150, 255))
             self.others.append(count_label)
 
@@ -367,9 +368,12 @@ class BandidaView(GameView):
         small = 10.0
         shown = gone[-6:]
         left = right - len(shown) * (2 * small + 5)
-        if left < hand_end + 12:
-            return
         y = self.area[1]
+        if left < hand_end + 12:                  # a narrow window: their count under the pile
+            self.pile_label.text += f" · out: {len(gone)}"
+            width = self.pile_label.content_width
+            self.gone_rect = (self.pile_label.x - width / 2, y + 6, width, 20.0)
+            return
         for n, kind in enumerate(shown):
             card = sprite.Sprite(_Images.face(kind, 6), left + small + n * (2 * small + 5), y + HAND_HEIGHT / 2 - 6,
                                  batch=self.batch, group=G_STRIP_CARDS)
@@ -382,15 +386,21 @@ class BandidaView(GameView):
     def _draw_banner(self) -> None:
         x, y, w, h = self.area
         text = self.state.event
-        self.banner.text = text
-        self.banner.font_size = 13
-        while self.banner.content_width > w - 60 and self.banner.font_size > 8:
-            self.banner.font_size -= 1
-        bw = min(w - 30, self.banner.content_width + 30)
-        self.banner_box.width, self.banner_box.height = bw, 30
-        self.banner_box.position = (x + w / 2 - bw / 2, y + h - TOP_HEIGHT - 40)
-        self.banner.position = (x + w / 2, y + h - TOP_HEIGHT - 25, 0)
-        self.banner_box.visible = self.banner.visible = bool(text)
+        banner = self.banner
+        banner.multiline, banner.width = False, None
+        banner.text = text
+        banner.font_size = 13
+        while banner.content_width > w - 60 and banner.font_size > 10:
+            banner.font_size -= 1
+        if banner.content_width > w - 60:         # a small window: the sentence in lines
+            banner.width, banner.multiline = int(w - 60), True
+        bw = min(w - 30, banner.content_width + 30)
+        bh = max(30.0, banner.content_height + 12)
+        top = y + h - TOP_HEIGHT - 10
+        self.banner_box.width, self.banner_box.height = bw, bh
+        self.banner_box.position = (x + w / 2 - bw / 2, top - bh)
+        banner.position = (x + w / 2, top - bh / 2, 0)
+        self.banner_box.visible = banner.visible = bool(text)
 
     def _draw_marks(self) -> None:
         """Open exits (small lights), and in the dynamite phase the cards that may be blown up."""
@@ -482,6 +492,13 @@ class BandidaView(GameView):
         return [m for m in state.placements([self.held_kind])
                 if m.side == self._held_side() and self._same_rotation(m)]
 
+    def _other_side_fits(self) -> bool:
+        """The held card is two-sided and its other side fits somewhere."""
+        if self.held is None or not KINDS[self.held_kind].two_sided:
+            return False
+        other = SIDES[0] if self._held_side() == SIDES[1] else SIDES[1]
+        return any(m.side == other for m in self.state.placements([self.held_kind]))
+
     def _same_rotation(self, move: Move) -> bool:
         """The move puts the card as the held one is turned (a symmetric card's half turn counts)."""
         if move.rotation == self.rotation:
@@ -505,6 +522,9 @@ class BandidaView(GameView):
 
     def _step_key_target(self, step: int) -> None:
         spots = self._key_spots()
+        if not spots and self._other_side_fits():         # the super card: its side that fits
+            self.side = SIDES[0] if self.side == SIDES[1] else SIDES[1]
+            spots = self._key_spots()
         if not spots:
             self.toast.show("this card fits nowhere in the network now")
             return
@@ -559,8 +579,9 @@ class BandidaView(GameView):
             self.hover_marks.append(self._spot_mark(move, (255, 210, 60, 90)))
         every = len(self._key_spots())
         if not spots:
-            self.hint = ("This card fits nowhere as it is turned: press R or turn the wheel."
-                         if every else "This card fits nowhere in the network now.")
+            self.hint = ("This card fits nowhere as it is turned: press R or turn the wheel." if every
+                         else "This side fits nowhere: press S for the other side." if self._other_side_fits()
+                         else "This card fits nowhere in the network now.")
         elif every > len(spots):
             self.hint = (f"Lit: the {len(spots)} spot{'s' if len(spots) != 1 else ''} where it fits as it is "
                          f"turned; R or the wheel shows {every - len(spots)} more.")
@@ -877,8 +898,17 @@ class BandidaView(GameView):
         return "Drag a card onto a lit spot; R or the wheel turns it (keys: 1-4, Tab, Enter)."
 
     def describe_move(self, notation: str) -> str:
-        """A draw is shown without its card: the history line is seen by everyone at the table."""
-        return "a card is drawn" if notation.startswith("draw ") else notation
+        """A move in words; a draw without its card (the history line is seen by everyone)."""
+        words = notation.split()
+        if not words or words[0] == "draw":
+            return "a card is drawn"
+        kind = BY_CODE.get(words[1]) if len(words) > 1 else None
+        if words[0] == "place" and kind is not None:
+            return f"placed {kind.title()}"
+        if words[0] == "discard" and kind is not None:
+            return f"discarded {kind.title()}"
+        return {"blow": "blew up a card", "swap": "swapped their hand", "pass": "passed",
+                "keep": "kept the rest of their hand"}.get(words[0], notation)
 
     def seat_detail(self, seat: int) -> str:
         state = self.state
@@ -913,7 +943,7 @@ _EFFECTS = {                 # what an icon does, said when the mouse is on a ha
     "discard": "when you place it, everyone may discard up to 2 cards and draw back up",
     "skip": "when you place it, you miss your next turn",
     "ladder": "Bandida's way out: it must be in the network before the last tunnel closes",
-    "super": "Bandido's super card: it must be in the network before the last tunnel closes; S turns it over",
+    "super": "it must be in the network before the last tunnel closes; S turns it over",
 }
 
 
