@@ -353,14 +353,15 @@ class BandidaView(GameView):
                                      batch=self.batch, group=G_STRIP_CARDS)
                 back.scale = small / art.CELL_PX
                 self.others.append(back)
-            held = len(state.hands[other])
-            count_label = label(f"{held} card{'s' if held != 1 else ''}", left + 4 * (2 * small + 6) + 6, top - 16,
+            in_hand = len(state.hands[other])
+            count_label = label(f"{in_hand} card{'s' if in_hand != 1 else ''}", left + 4 * (2 * small + 6) + 6, top - 16,
                                 size=10, batch=self.batch, group=G_TEXT, color=(200, 186, 150, 255))
             self.others.append(count_label)
 
     def _draw_gone(self, right: float, hand_end: float) -> None:
         """The cards out of the game, face up for everyone (the latest few), between the hand
-        and the pile; hovering them names them all. Left out where the hand leaves no room."""
+        and the pile; hovering them names them all. Where the hand leaves no room, only their
+        count, under the pile."""
         gone = self.state.removed
         self.gone_rect = (0.0, 0.0, 0.0, 0.0)
         if not gone:
