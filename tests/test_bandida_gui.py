@@ -78,6 +78,10 @@ def test_a_game_on_the_felt_with_drag_turn_and_drop(gui):
     _drag(window, (card.x, card.y), far)
     assert "must join an open tunnel" in screen.toast.message
     assert screen.controller.ply() == plies
+    # refusals read without the grid's coordinates (the card shows red where it was refused)
+    assert view.refusal("a tunnel would run into earth on the west side of -2,10") == \
+        "a tunnel would run into earth on the left side of the card"
+    assert view.refusal("cell 3,-1 is taken") == "a card already lies there"
     assert view.held is not None                                 # still held, over the far corner
     for _ in range(4):                                           # a turn of it that fits somewhere
         if view._spots():
@@ -443,6 +447,7 @@ def test_a_lost_game_says_the_team_lost_and_rings_the_hopeless_cell(gui):
     screen, controller, view = _one_person(window, app, state)
     window.pump(3)
     assert screen.end.title.text == "The team lost" and "ringed red" in screen.end.body.text
+    assert screen.status.text.startswith("The team lost.")     # the panel says the same
     red = [m for m in view.marks if getattr(m, "color", (0, 0, 0))[:3] == (235, 40, 30)]
     assert red
 

@@ -248,6 +248,8 @@ class GameScreen(Screen):
         if controller.is_over():
             winners = controller.state.winners()
             again = "" if self.end.visible else " Enter: results."
+            if self.view.result_title():                      # a team's loss, said as the end screen says it
+                return f"{self.view.result_title()}.{again}"
             if not winners or len(controller.seats) == 1:      # a solo game ends with a score
                 return "Game over." + again
             return " and ".join(seat_name(w) for w in winners) + " won." + again

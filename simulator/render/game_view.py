@@ -115,6 +115,11 @@ class GameView:
         """What the person to move does, e.g. 'Click a point.'"""
         return ""
 
+    def refusal(self, reason: str) -> str:
+        """The rules' reason for refusing a move, as the person at the table should read it
+        (a view may drop coordinates the picture already shows)."""
+        return reason
+
     def result_title(self) -> str:
         """The end screen's title where the winners' names do not say it (a team's loss);
         empty: the winners' names, or 'Game over'."""
@@ -139,7 +144,7 @@ class GameView:
         try:
             self.controller.submit(action)
         except IllegalAction as error:
-            self.toast.show(str(error), error=True)
+            self.toast.show(self.refusal(str(error)), error=True)
             return False
         self.toast.dismiss_error()          # the refusal it answered is out of date
         return True

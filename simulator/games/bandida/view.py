@@ -19,6 +19,7 @@ spot where the held card fits (or the cards dynamite may blow up), Enter or Spac
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from pyglet import shapes, sprite
@@ -609,7 +610,7 @@ class BandidaView(GameView):
                 self.hover_marks.append(self._spot_mark(best[1], (120, 240, 120, 120), chosen=True))
                 self.hint = "Drop to place it here."
             elif spots:
-                self.hint = self.state.illegal_reason(raw)
+                self.hint = self.refusal(self.state.illegal_reason(raw))
                 refused = True
         self.ghost.image = _Images.face(self.held_kind, self._held_side())
         self.ghost.color = (255, 120, 110) if refused else (255, 255, 255)
@@ -919,6 +920,12 @@ class BandidaView(GameView):
             words.append("skips next turn")
         return ", ".join(words)
 
+    def refusal(self, reason: str) -> str:
+        """Without the grid's coordinates: the held card shows red where it was refused."""
+        reason = _TAKEN.sub("a card already lies there", reason)
+        return _CELL_SIDE.sub(lambda found: f"on the {_ON_SCREEN.get(found[1], found[1])} side of the card",
+                              reason)
+
     def result_title(self) -> str:
         return "The team lost" if self.state.result == "lost" else ""
 
@@ -938,6 +945,9 @@ class BandidaView(GameView):
         self._drop_held()
 
 
+_TAKEN = re.compile(r"cell -?\d+,-?\d+ is taken")
+_CELL_SIDE = re.compile(r"on the (\w+) side of -?\d+,-?\d+")
+_ON_SCREEN = {"east": "right", "north": "top", "west": "left", "south": "bottom"}
 _EFFECTS = {                 # what an icon does, said when the mouse is on a hand card
     "backpack": "when you place it, you draw 1 extra card (a hand of 4 until you play it)",
     "dynamite": "when you place it, you blow up one card whose loss cuts nothing off",
