@@ -226,14 +226,14 @@ def _cmd_selfplay(args) -> int:
                       progress=ProgressBar(f"{info.name} selfplay"), quiet_import=heavy)
     if args.json:
         print(json.dumps(report, indent=1))
-    elif info.info.cooperative:                # the seats win or lose together
+        return 0
+    if info.info.cooperative:                  # the seats win or lose together
         print(f"team of {len(players)} ({', '.join(players)}): {report['wins'][0]} wins of {args.games}")
     else:
         for seat, (player, wins) in enumerate(zip(report["players"], report["wins"], strict=True)):
             print(f"seat {seat} {player:<14} {wins:>4} wins of {args.games}")
-    if not args.json:
-        lengths = [g["length"] for g in report["games"]]
-        print(f"mean length {sum(lengths) / len(lengths):.1f} moves")
+    lengths = [g["length"] for g in report["games"]]
+    print(f"mean length {sum(lengths) / len(lengths):.1f} moves")
     return 0
 
 

@@ -248,8 +248,9 @@ class GameScreen(Screen):
         if controller.is_over():
             winners = controller.state.winners()
             again = "" if self.end.visible else " Enter: results."
-            if self.view.result_title():                      # a team's loss, said as the end screen says it
-                return f"{self.view.result_title()}.{again}"
+            title = self.view.result_title()                # a team's loss, said as the end screen says it
+            if title:
+                return f"{title}.{again}"
             if not winners or len(controller.seats) == 1:      # a solo game ends with a score
                 return "Game over." + again
             return " and ".join(seat_name(w) for w in winners) + " won." + again
@@ -288,9 +289,9 @@ class GameScreen(Screen):
         history = controller.history
         if history:
             last = history[-1]
-            who = (self.info.seat_name(last.player) if last.player >= 0
-                   else "Result:" if last.player == OUTCOME else "")       # chance speaks for itself
-            status += f"\nMove {len(history)}: {who} {self.view.describe_move(last.action)}".replace(":  ", ": ")
+            who = (f"{self.info.seat_name(last.player)} " if last.player >= 0
+                   else "Result: " if last.player == OUTCOME else "")      # chance speaks for itself
+            status += f"\nMove {len(history)}: {who}{self.view.describe_move(last.action)}"
         hint = "" if private else self.view.hint
         if status != self._shown_status or hint != self._shown_hint:
             self._shown_status, self._shown_hint = status, hint

@@ -369,9 +369,13 @@ class ReplayScreen(Screen):
         if replay.shown == replay.total and replay.total:
             if replay.is_over():
                 winners = replay.state.winners()
-                end = (f"{self.view.result_title()}." if self.view.result_title() else
-                       " and ".join(self.info.seat_name(w) for w in winners) + " won."
-                       if winners else "Game over.")
+                title = self.view.result_title()
+                if title:
+                    end = f"{title}."
+                elif winners:
+                    end = " and ".join(self.info.seat_name(w) for w in winners) + " won."
+                else:
+                    end = "Game over."
                 text += f"\n\n{end} {self.view.result_text()}".rstrip()
             else:
                 text += "\n\nThe game was not finished here."

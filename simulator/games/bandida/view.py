@@ -426,13 +426,12 @@ class BandidaView(GameView):
             for move in state.legal_actions():
                 index = state.cell_card[(move.x, move.y)]
                 self.marks.append(self._outline(index, (230, 50, 40, 255)))
-        if self._lost_to_a_hopeless_cell():          # the cell no card left could fill, ringed red
-            dead = state.hopeless_cell()
-            if dead is not None:
-                px, py = self.to_pixel(dead[0], dead[1])
-                self.marks.append(shapes.Box(px + 2, py + 2, self.cell - 4, self.cell - 4,
-                                             thickness=max(3.0, self.cell * 0.09), color=(235, 40, 30, 255),
-                                             batch=self.batch, group=self.g_marks))
+        dead = self._cell_that_lost()
+        if dead is not None:                  # the cell no card left could fill, ringed red
+            px, py = self.to_pixel(dead[0], dead[1])
+            self.marks.append(shapes.Box(px + 2, py + 2, self.cell - 4, self.cell - 4,
+                                         thickness=max(3.0, self.cell * 0.09), color=(235, 40, 30, 255),
+                                         batch=self.batch, group=self.g_marks))
 
     def _outline(self, index: int, colour: tuple) -> Any:
         _, x, y, rotation, _ = self.state.placed[index]
@@ -494,11 +493,14 @@ class BandidaView(GameView):
         return [m for m in state.placements([self.held_kind])
                 if m.side == self._held_side() and self._same_rotation(m)]
 
+    def _other_side(self) -> int:
+        return SIDES[0] if self.side == SIDES[1] else SIDES[1]
+
     def _other_side_fits(self) -> bool:
         """The held card is two-sided and its other side fits somewhere."""
         if self.held is None or not KINDS[self.held_kind].two_sided:
             return False
-        other = SIDES[0] if self._held_side() == SIDES[1] else SIDES[1]
+        other = self._other_side()
         return any(m.side == other for m in self.state.placements([self.held_kind]))
 
     def _same_rotation(self, move: Move) -> bool:
@@ -525,7 +527,7 @@ class BandidaView(GameView):
     def _step_key_target(self, step: int) -> None:
         spots = self._key_spots()
         if not spots and self._other_side_fits():         # the super card: its side that fits
-            self.side = SIDES[0] if self.side == SIDES[1] else SIDES[1]
+            self.side = self._other_side()
             spots = self._key_spots()
         if not spots:
             self.toast.show("this card fits nowhere in the network now")
@@ -579,7 +581,8 @@ class BandidaView(GameView):
         spots = self._spots()
         for move in spots:
             self.hover_marks.append(self._spot_mark(move, (255, 210, 60, 90)))
-        every = len(self._key_spots())
+        every_turn = self._key_spots()
+        every = len(every_turn)
         if not spots:
             self.hint = ("This card fits nowhere as it is turned: press R or turn the wheel." if every
                          else "This side fits nowhere: press S for the other side." if self._other_side_fits()
@@ -593,9 +596,8 @@ class BandidaView(GameView):
         if self.key_target is not None:
             self.target = self.key_target
             self.hover_marks.append(self._spot_mark(self.target, (120, 240, 120, 120), chosen=True))
-            spots_now = self._key_spots()
-            where = (f" (spot {spots_now.index(self.target) + 1} of {len(spots_now)})"
-                     if self.target in spots_now else "")
+            where = (f" (spot {every_turn.index(self.target) + 1} of {every})"
+                     if self.target in every_turn else "")
             self.hint = f"Enter places it{where}; Tab: the next spot, Esc: put it back."
         elif over_board:
             best = None
@@ -824,7 +826,7 @@ class BandidaView(GameView):
             self._turn(-1 if modifiers & key.MOD_SHIFT else 1)
             return True
         if symbol == key.S and self.held is not None and KINDS[self.held_kind].two_sided:
-            self.side = SIDES[0] if self.side == SIDES[1] else SIDES[1]
+            self.side = self._other_side()
             if self.key_target is not None:     # keyboard play: the same spot if this side fits it
                 before = self.key_target
                 spots = self._key_spots()
@@ -845,10 +847,10 @@ class BandidaView(GameView):
             return True
         if symbol == key.TAB and self.state.phase == "play" and self._may_place():
             # nothing held yet: the first hand card that fits, at its first spot (as its number key)
-            hand = self._hand()
-            fitting = [n for n, kind in enumerate(hand) if self.state.placements([kind])]
-            if fitting:
-                return self._key_hand(fitting[0])
+            state = self.state
+            first = next((n for n, kind in enumerate(self._hand()) if state.placements([kind])), None)
+            if first is not None:
+                return self._key_hand(first)
         if symbol == key.TAB and self.state.phase == "blow" and self._person_acts():
             self._step_key_blast(-1 if modifiers & key.MOD_SHIFT else 1)
             return True
@@ -929,14 +931,16 @@ class BandidaView(GameView):
     def result_title(self) -> str:
         return "The team lost" if self.state.result == "lost" else ""
 
-    def _lost_to_a_hopeless_cell(self) -> bool:
+    def _cell_that_lost(self) -> tuple[int, int] | None:
+        """The cell the game was lost to (the early loss's reason names it), or None."""
         state = self.state
-        return state.result == "lost" and state.reason.startswith("The tunnel into cell") \
-            and state.hopeless_cell() is not None
+        if state.result != "lost" or not state.reason.startswith("The tunnel into cell"):
+            return None
+        return state.hopeless_cell()
 
     def result_text(self) -> str:
         state = self.state
-        ringed = " That cell is ringed red on the table." if self._lost_to_a_hopeless_cell() else ""
+        ringed = " That cell is ringed red on the table." if self._cell_that_lost() else ""
         pile = state.pile_count()
         return (f"{state.reason}{ringed} ({state.turns} turns, {state.exits} exits open, "
                 f"{pile} card{'s' if pile != 1 else ''} in the pile.)")
