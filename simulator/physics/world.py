@@ -146,6 +146,11 @@ class World:
         with quiet_c_output():
             self.client = bullet_client.BulletClient(connection_mode=pybullet.DIRECT)
         s = self.settings
+        # the calls of every step and check, bound once (BulletClient makes a new partial at
+        # each attribute access)
+        self._step_simulation = self.client.stepSimulation
+        self._contact_points = self.client.getContactPoints
+        self._base_velocity = self.client.getBaseVelocity
         self.client.setPhysicsEngineParameter(fixedTimeStep=s.time_step, numSubSteps=s.substeps,
                                               numSolverIterations=s.solver_iterations,
                                               deterministicOverlappingPairs=1)
@@ -384,7 +389,7 @@ class World:
         """The pieces touching the table or the floor (within `tolerance` metres) by the
         contact points of the last step: cheaper than asking `touches_ground` of each piece."""
         return {contact[2] for ground in (self.table, self.floor)
-                for contact in self.client.getContactPoints(bodyA=ground) or ()
+                for contact in self._contact_points(bodyA=ground) or ()
                 if contact[8] <= tolerance and self._in_world(contact[2])}
 
     def _in_world(self, body: int) -> bool:
@@ -402,7 +407,7 @@ class World:
 
     def step(self, steps: int = 1) -> None:
         for _ in range(steps):
-            self.client.stepSimulation()
+            self._step_simulation()
             self._steps += 1
             if self._steps % self.settings.check_every == 0:
                 self._fit_friction_to_contacts()
@@ -427,13 +432,17 @@ class World:
                         if info.rolls and info.removed_pose is None}
         if not round_bodies and not any(not i.anchored for i in self._bodies.values()):
             return
+        # only the round pieces' contacts (a tower's flat pieces carry most of its points);
+        # a pair of round pieces is read once, from the first of them asked
         points: dict[tuple[int, int], list[Vec3]] = {}
-        for contact in self.client.getContactPoints() or ():
-            if contact[8] > 1e-4:  # a point the manifold keeps after the bodies moved apart
-                continue
-            pair = (min(contact[1], contact[2]), max(contact[1], contact[2]))
-            if pair[0] in round_bodies or pair[1] in round_bodies:
+        asked: set[int] = set()
+        for body in sorted(round_bodies):
+            for contact in self._contact_points(bodyA=body) or ():
+                if contact[8] > 1e-4 or contact[2] in asked:  # > 0.1 mm: a point the manifold
+                    continue  # keeps after the bodies moved apart
+                pair = (body, contact[2]) if body < contact[2] else (contact[2], body)
                 points.setdefault(pair, []).append(contact[6])
+            asked.add(body)
         rolling: set[int] = set()
         touching: set[int] = set()
         for pair, where in points.items():
@@ -465,7 +474,7 @@ class World:
         """Are these pieces (default: all) slower than the rest thresholds?"""
         s = self.settings
         for body in self.bodies() if bodies is None else bodies:
-            linear, angular = self.client.getBaseVelocity(body)
+            linear, angular = self._base_velocity(body)
             if (linear[0] ** 2 + linear[1] ** 2 + linear[2] ** 2 > s.rest_linear ** 2
                     or angular[0] ** 2 + angular[1] ** 2 + angular[2] ** 2 > s.rest_angular ** 2):
                 return False
