@@ -267,3 +267,30 @@ def test_a_killed_search_process_is_replaced_for_this_game_and_the_next():
         assert c2.poll() and c2.ply() == 2
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+@pytest.mark.gui
+def test_a_finished_game_is_said_the_same_way_on_the_status_the_end_screen_and_the_replay(x_display):
+    from simulator.render.game_view import GameView, game_ending
+
+    class TeamLoss(GameView):
+        def __init__(self) -> None:  # only result_title is asked
+            pass
+
+        def result_title(self) -> str:
+            return "The team lost"
+
+    class Plain(TeamLoss):
+        def result_title(self) -> str:
+            return ""
+
+    names = {0: "Anna", 1: "Ben", 2: "Cleo"}.__getitem__
+    plain = Plain()
+    assert game_ending(plain, [1], names, solo=False) == "Ben won."
+    assert game_ending(plain, [1], names, solo=False, as_title=True) == "Ben wins!"
+    assert game_ending(plain, [0, 2], names, solo=False) == "Anna and Cleo won."
+    assert game_ending(plain, [0, 2], names, solo=False, as_title=True) == "Anna and Cleo win!"
+    assert game_ending(plain, [], names, solo=False) == "Game over."
+    assert game_ending(plain, [0], names, solo=True, as_title=True) == "Game over"  # a score
+    assert game_ending(TeamLoss(), [], names, solo=False) == "The team lost."
+    assert game_ending(TeamLoss(), [], names, solo=False, as_title=True) == "The team lost"

@@ -21,7 +21,7 @@ from pyglet.window import key
 from simulator.core.controller import TurnController
 from simulator.core.state import CHANCE, OUTCOME
 from simulator.render import theme
-from simulator.render.game_view import GameView, ViewContext
+from simulator.render.game_view import GameView, ViewContext, game_ending
 from simulator.render.screen import Screen
 from simulator.render.widgets import FRONT, MIDDLE, Button, Overlay, fit_text, fit_width, label
 
@@ -246,14 +246,9 @@ class GameScreen(Screen):
         controller, seat_name = self.controller, self.info.seat_name
         player = controller.current_player()
         if controller.is_over():
-            winners = controller.state.winners()
             again = "" if self.end.visible else " Enter: results."
-            title = self.view.result_title()                # a team's loss, said as the end screen says it
-            if title:
-                return f"{title}.{again}"
-            if not winners or len(controller.seats) == 1:      # a solo game ends with a score
-                return "Game over." + again
-            return " and ".join(seat_name(w) for w in winners) + " won." + again
+            return game_ending(self.view, controller.state.winners(), seat_name,
+                               solo=len(controller.seats) == 1) + again
         dots = "." * (1 + int(self._clock * 3) % 3)
         if player == OUTCOME:
             return f"{self.view.outcome_text()}{dots}"
@@ -301,11 +296,8 @@ class GameScreen(Screen):
         self.undo_button.set_enabled(controller.can_undo(self._undoing_seat()))
 
     def _show_end(self) -> None:
-        winners = self.controller.state.winners()
-        names = " and ".join(self.info.seat_name(w) for w in winners)
-        alone = len(self.controller.seats) == 1          # a solo game has a score, not a winner
-        title = self.view.result_title() or (
-            f"{names} {'win' if len(winners) > 1 else 'wins'}!" if winners and not alone else "Game over")
+        title = game_ending(self.view, self.controller.state.winners(), self.info.seat_name,
+                            solo=len(self.controller.seats) == 1, as_title=True)
         body = self.view.result_text()
         finished = self.controller.game.finished
         if finished is not None and len(self.controller.history) > self._moves_when_opened \

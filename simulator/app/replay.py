@@ -27,7 +27,7 @@ from simulator.core.outcomes import ModelResolver
 from simulator.core.state import CHANCE, GameState
 from simulator.core.text import printable
 from simulator.render import theme
-from simulator.render.game_view import GameView, ViewContext
+from simulator.render.game_view import GameView, ViewContext, game_ending
 from simulator.render.screen import Screen
 from simulator.render.widgets import FRONT, MIDDLE, Button, Overlay, fit_text, fit_width, label
 
@@ -368,14 +368,8 @@ class ReplayScreen(Screen):
             text = " ".join(w if len(w) <= 26 else w[:25] + "…" for w in words)   # long numbers wrap
         if replay.shown == replay.total and replay.total:
             if replay.is_over():
-                winners = replay.state.winners()
-                title = self.view.result_title()
-                if title:
-                    end = f"{title}."
-                elif winners:
-                    end = " and ".join(self.info.seat_name(w) for w in winners) + " won."
-                else:
-                    end = "Game over."
+                end = game_ending(self.view, replay.state.winners(), self.info.seat_name,
+                                  solo=len(replay.seats) == 1)
                 text += f"\n\n{end} {self.view.result_text()}".rstrip()
             else:
                 text += "\n\nThe game was not finished here."

@@ -148,3 +148,20 @@ class GameView:
             return False
         self.toast.dismiss_error()          # the refusal it answered is out of date
         return True
+
+
+def game_ending(view: GameView, winners: list[int], seat_name: Callable[[int], str], solo: bool,
+                as_title: bool = False) -> str:
+    """How a finished game is said, the same on the status line, the end screen and the replay:
+    the view's own words where the winners' names do not say it (a team's loss), else the
+    winners' names, else 'Game over' (no winner, or a solo game, which ends with a score).
+    `as_title`: the end screen's title ('Anna wins!'), otherwise a sentence ('Anna won.')."""
+    title = view.result_title()
+    if title:
+        return title if as_title else f"{title}."
+    if not winners or solo:
+        return "Game over" if as_title else "Game over."
+    names = " and ".join(seat_name(w) for w in winners)
+    if as_title:
+        return f"{names} {'win' if len(winners) > 1 else 'wins'}!"
+    return f"{names} won."
