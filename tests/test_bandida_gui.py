@@ -446,7 +446,10 @@ def test_a_lost_game_says_the_team_lost_and_rings_the_hopeless_cell(gui):
     assert state.result == "lost" and state.reason.startswith("The tunnel into cell 0,1")
     screen, controller, view = _one_person(window, app, state)
     window.pump(3)
-    assert screen.end.title.text == "The team lost" and "ringed red" in screen.end.body.text
+    assert screen.end.title.text == "The team lost"
+    body = screen.end.body.text
+    assert body.startswith("The tunnel into the cell ringed red on the table can never be closed")
+    assert "0,1" not in body and "0,1" not in view.banner.text   # no grid coordinates
     assert screen.status.text.startswith("The team lost.")     # the panel says the same
     red = [m for m in view.marks if getattr(m, "color", (0, 0, 0))[:3] == (235, 40, 30)]
     assert red

@@ -387,7 +387,7 @@ class BandidaView(GameView):
 
     def _draw_banner(self) -> None:
         x, y, w, h = self.area
-        text = self.state.event
+        text = self._in_words(self.state.event)
         banner = self.banner
         banner.multiline, banner.width = False, None
         banner.text = text
@@ -938,11 +938,17 @@ class BandidaView(GameView):
             return None
         return state.hopeless_cell()
 
+    def _in_words(self, text: str) -> str:
+        """The rules' sentence with the cell the game was lost to pointed at on the table (it
+        is ringed red) instead of named by its grid coordinates."""
+        if self._cell_that_lost() is None:
+            return text
+        return _DEAD_CELL.sub("The tunnel into the cell ringed red on the table", text)
+
     def result_text(self) -> str:
         state = self.state
-        ringed = " That cell is ringed red on the table." if self._cell_that_lost() else ""
         pile = state.pile_count()
-        return (f"{state.reason}{ringed} ({state.turns} turns, {state.exits} exits open, "
+        return (f"{self._in_words(state.reason)} ({state.turns} turns, {state.exits} exits open, "
                 f"{pile} card{'s' if pile != 1 else ''} in the pile.)")
 
     def close(self) -> None:
@@ -950,6 +956,7 @@ class BandidaView(GameView):
 
 
 _TAKEN = re.compile(r"cell -?\d+,-?\d+ is taken")
+_DEAD_CELL = re.compile(r"The tunnel into cell -?\d+,-?\d+")
 _CELL_SIDE = re.compile(r"on the (\w+) side of -?\d+,-?\d+")
 _ON_SCREEN = {"east": "right", "north": "top", "west": "left", "south": "bottom"}
 _EFFECTS = {                 # what an icon does, said when the mouse is on a hand card
