@@ -501,3 +501,13 @@ def test_a_super_card_that_fits_only_on_one_side_is_picked_up_on_that_side(gui, 
     assert view.key_target is not None and view.key_target.side == 5
     press(window, key.ENTER)
     assert controller.state.placed[-1][4] == 5
+
+
+def test_a_seat_that_skips_its_next_turn_says_so_before_its_cards(gui):
+    window, app = gui
+    state = position(hands=[["At", "Ab"]], pool=["At", "Ab", "Ab"])
+    state.skip[0] = True
+    screen, controller, view = _one_person(window, app, state)
+    assert view.seat_detail(0) == "skips next turn, 2 cards"   # a narrow panel cuts the end
+    state.skip[0] = False
+    assert view.seat_detail(0) == "2 cards"

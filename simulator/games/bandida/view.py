@@ -917,10 +917,9 @@ class BandidaView(GameView):
     def seat_detail(self, seat: int) -> str:
         state = self.state
         count = len(state.hands[seat])
-        words = [f"{count} card{'s' if count != 1 else ''}"]
-        if state.skip[seat]:
-            words.append("skips next turn")
-        return ", ".join(words)
+        cards = f"{count} card{'s' if count != 1 else ''}"
+        # the skip first: a narrow panel cuts the end of the line
+        return f"skips next turn, {cards}" if state.skip[seat] else cards
 
     def refusal(self, reason: str) -> str:
         """Without the grid's coordinates: the held card shows red where it was refused."""
