@@ -78,6 +78,8 @@ def test_a_centred_cube_on_the_base_stands_and_a_ball_on_a_cone_falls():
         state.apply(Place("ball", 0.0, 12.0))      # on the cone's flank: rolls off the narrow base
         outcome = referee.resolve(state, rng)
         assert outcome.fallen == (0,)
+        # the fallen tower's pieces where they came down (a solo game's replay draws them)
+        assert {"ball", "cone-tall"} <= {pose[0] for pose in outcome.poses}
         state.apply(outcome)
         assert state.is_terminal() and state.winners() == [1]
         assert state.towers[1] == ["base#2", "cube-large"]
@@ -132,3 +134,14 @@ def test_every_variant_plays_to_the_end_with_physics(settings, players):
     assert c.is_over() and any(h.player == OUTCOME for h in c.history)
     assert c.state.placements >= 1
     c.close()
+
+
+def test_a_seat_that_is_out_has_no_tower_in_the_physics():
+    """A solo or chain game keeps a fallen tower's pieces for the score; the physics (referee
+    and preview) must not stand them up again for the next placements."""
+    from simulator.games.bandu.referee import standing_towers
+
+    state = new_game(players=2, variant="chain")
+    state.towers = [["base#1", "cube-large"], ["base#2", "disc"]]
+    state.alive = [False, True]
+    assert standing_towers(state) == [[], ["base#2", "disc"]]

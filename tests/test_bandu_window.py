@@ -270,6 +270,7 @@ def test_a_solo_attempt_is_stored_in_the_records_and_replays(gui, private_home):
     assert controller.is_over() and screen.end.visible
     assert screen.end.title.text == "Game over"
     assert "Score: 1 piece standing." in screen.end.body.text
+    assert view.tower_poses["ball"][0][2] < 0.05          # drawn where it came down, on the table
     assert "Stored in your records" in screen.end.body.text and "personal best" in screen.end.body.text
     with RecordStore.open() as store:
         [attempt] = store.attempts()
@@ -283,7 +284,16 @@ def test_a_solo_attempt_is_stored_in_the_records_and_replays(gui, private_home):
     assert "1 piece" in records.rows[0].text and "fell" in records.rows[0].text
     click(window, records.replays[0].x + 5, records.replays[0].y + 5)
     window.pump(2)
-    assert window.top.title == "replay" and window.top.replay.total == len(controller.history)
+    replay = window.top
+    assert replay.title == "replay" and replay.replay.total == len(controller.history)
+    from pyglet.window import key
+    press(window, key.END)
+    window.pump(2)
+    # the last move shows the fallen tower where it came down, as the game did (it was blank)
+    shown = replay.view.tower_poses
+    assert {"cube-large", "ball"} <= set(shown) and any(p.startswith("base") for p in shown)
+    ball_z = shown["ball"][0][2]
+    assert ball_z < 0.05                          # on the table beside the base, not on the cube
 
 
 def test_the_practice_aid_colours_the_ghost_by_its_stand_rate(gui, private_home):

@@ -10,7 +10,13 @@ checks (well under a frame).
 
 from __future__ import annotations
 
-from simulator.games.bandu.referee import lower_onto, orientation_of, rebuild_tower, tower_axes
+from simulator.games.bandu.referee import (
+    lower_onto,
+    orientation_of,
+    rebuild_tower,
+    standing_towers,
+    tower_axes,
+)
 from simulator.games.bandu.rules import BanduState, Place
 from simulator.physics.world import Quat, Vec3, World
 
@@ -29,14 +35,15 @@ class LandingPreview:
         self._key, self._held = None, None
 
     def _sync(self, state: BanduState) -> World:
-        key = (state.players, tuple(tuple(t) for t in state.towers),
-               tuple(tuple(state.poses.get(p, ())) for t in state.towers for p in t))
+        towers = standing_towers(state)
+        key = (state.players, tuple(tuple(t) for t in towers),
+               tuple(tuple(state.poses.get(p, ())) for t in towers for p in t))
         if self.world is not None and key == self._key:
             return self.world
         self.close()
         world = self.world = World()
         self._towers = [rebuild_tower(world, tower, state.poses, axis)
-                        for tower, axis in zip(state.towers, tower_axes(state.players), strict=True)]
+                        for tower, axis in zip(towers, tower_axes(state.players), strict=True)]
         self._key = key
         return world
 
@@ -44,7 +51,7 @@ class LandingPreview:
         """Every tower piece's pose (centre of mass in metres, quaternion): the settled pose the
         state records, or where the default stacking puts a piece without one."""
         world = self._sync(state)
-        return {piece: world.pose(body) for tower, bodies in zip(state.towers, self._towers, strict=True)
+        return {piece: world.pose(body) for tower, bodies in zip(standing_towers(state), self._towers, strict=True)
                 for piece, body in zip(tower, bodies, strict=True)}
 
     def tower_top(self, state: BanduState, seat: int) -> float:

@@ -85,6 +85,11 @@ def lower_onto(world: World, body: int, xy: tuple[float, float], orientation: Qu
     world.set_pose(body, (position[0], position[1], position[2] - drop + RELEASE_GAP_M), orientation)
 
 
+def standing_towers(state: BanduState) -> list[list[str]]:
+    """Each seat's tower as the physics holds it: none for a seat that is out."""
+    return [list(tower) if alive else [] for tower, alive in zip(state.towers, state.alive, strict=True)]
+
+
 def rebuild_tower(world: World, pieces: list[str], poses: dict[str, list[float]],
                   axis: tuple[float, float]) -> list[int]:
     """A seat's tower in `world`: each piece at its recorded settled pose (mm, quaternion), or,
@@ -209,9 +214,10 @@ class PhysicsReferee:
             if struck != seat:                        # rebuilt as it stood before the placement
                 for piece in self.towers[struck]:
                     world.set_pose(self.bodies[piece], *before[piece])
+        poses = self._poses()          # a fallen tower's pieces where they came down included
         if seat in fallen:
             self._take_off(seat)
-        return Settled(fallen, self._poses())
+        return Settled(fallen, poses)
 
     def _removal(self, state: BanduState, seat: int, piece: str) -> Settled:
         world = self.world
@@ -223,8 +229,10 @@ class PhysicsReferee:
         fallen = (seat,) if self._fallen(seat) else ()
         if fallen:
             self._show_aftermath()
+        poses = self._poses()
+        if fallen:
             self._take_off(seat)
-        return Settled(fallen, self._poses())
+        return Settled(fallen, poses)
 
     def _fallen(self, seat: int) -> bool:
         assert self.world is not None
@@ -252,8 +260,9 @@ class PhysicsReferee:
     # --- keeping the world in line with the game ------------------------------------------------------
     def _sync(self, state: BanduState) -> None:
         """Rebuild the world when it does not hold what the state says (a load, an undo, a game
-        resolved elsewhere): the towers, each piece at its recorded settled pose."""
-        wanted = [list(t) for t in state.towers]
+        resolved elsewhere): the towers, each piece at its recorded settled pose. A seat that is
+        out has no tower on the table (a solo or chain game keeps its pieces for the score)."""
+        wanted = standing_towers(state)
         if self.world is not None and wanted == self.towers and all(
                 state.poses.get(p) == self.poses_seen.get(p) for t in wanted for p in t):
             return

@@ -126,8 +126,6 @@ class BanduView(GameView):
         self._ghost_dirty = False
         self.released: tuple[str, Pose3] | None = None   # a placement's piece awaiting its physics
         self._last_frame: Any = None
-        self._pending: Any = None                # the outcome being played back
-        self._fallen_frame: dict[str, tuple[float, ...]] = {}
         self._focus_key: tuple = ()
         self._keys_down: set[int] = set()
         self._history_seen = len(self.controller.history)   # verdicts said so far
@@ -163,17 +161,13 @@ class BanduView(GameView):
 
     def sync(self) -> None:
         state = self.bandu
-        self._follow_outcome()
         self.tower_poses = {piece: (tuple(pose[0]), tuple(pose[1]))            # type: ignore[misc]
                             for piece, pose in self.preview.tower_poses(state).items()}
-        for seat in range(state.players):        # a fallen solo tower: where its pieces came down
-            if not state.alive[seat]:
+        for seat in range(state.players):        # a fallen solo or chain tower stays on the table
+            if not state.alive[seat]:            # where its pieces came down (the outcome says)
                 for piece in state.towers[seat]:
-                    fallen = self._fallen_frame.get(piece)
-                    if fallen is None:
-                        self.tower_poses.pop(piece, None)
-                    else:
-                        self.tower_poses[piece] = (fallen[:3], fallen[3:])       # type: ignore[assignment]
+                    if (pose := state.poses.get(piece)) is not None:
+                        self.tower_poses[piece] = (tuple(v / 1000 for v in pose[:3]), tuple(pose[3:]))  # type: ignore[assignment]
         resting = {piece: lying(piece) for piece in state.reserve}
         centres = reserve_slots(state.reserve, lambda piece: resting[piece][2])
         self.slots = {piece: ((x, y, resting[piece][1]), resting[piece][0]) for piece, (x, y) in centres.items()}
@@ -336,7 +330,7 @@ class BanduView(GameView):
     def update(self, dt: float) -> None:
         if self.camera.update(dt):
             self._place_seat_labels()
-        pending = self._follow_outcome()
+        pending = self.controller.outcome_in_progress()
         frame = getattr(pending, "frame", None)
         if frame is not None:
             now = frame()
@@ -360,18 +354,6 @@ class BanduView(GameView):
             if held is not None:
                 self.hint = self.practice.sentence()
         self._refresh_hud_text_only()
-
-    def _follow_outcome(self) -> Any:
-        """The outcome in progress; when the one played back is over, keep where its pieces
-        ended (a fallen tower that stays on the table, in a solo game, is drawn that way)."""
-        pending = self.controller.outcome_in_progress()
-        if pending is not self._pending:
-            timeline = getattr(self._pending, "timeline", None)
-            frames = timeline.at(timeline.end) if timeline is not None else None
-            if frames is not None:
-                self._fallen_frame = dict(frames[0])
-            self._pending = pending
-        return pending
 
     def _refresh_hud_text_only(self) -> None:
         self.bar.set_text(*self._auction_text(self.bandu))
