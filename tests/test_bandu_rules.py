@@ -226,6 +226,28 @@ def test_solo_scores_the_pieces_standing_before_the_fall():
     assert state.returns() == [2 / 48]
 
 
+def test_a_fallen_solo_tower_keeps_its_standing_poses_and_says_where_its_pieces_came_down():
+    from simulator.games.bandu.rules import BanduState
+
+    state = new_game(players=1, variant="solo")
+    base = state.towers[0][0]
+    standing = (base, 0.0, 0.0, 15.0, 0.0, 0.0, 0.0, 1.0)
+    play(state, "takes cube-large", "place")
+    state.apply(Settled((), (standing, ("cube-large", 0.0, 0.0, 50.0, 0.0, 0.0, 0.0, 1.0))))
+    play(state, "takes ball", "place")
+    state.apply(Settled((0,), ((base, 2.0, 0.0, 15.0, 0.0, 0.0, 0.0, 1.0),
+                               ("cube-large", 90.0, 0.0, 20.0, 0.0, 0.0, 0.0, 1.0),
+                               ("ball", 150.0, 0.0, 25.0, 0.0, 0.0, 0.0, 1.0))))
+    assert state.is_terminal() and state.score_pieces == [1]
+    assert state.poses["cube-large"][2] == 50.0            # as it stood: the height of the score
+    assert state.came_down["cube-large"][0] == 90.0 and state.came_down["ball"][0] == 150.0
+    again = BanduState.from_dict(state.to_dict())          # kept in a save ...
+    assert again.came_down == state.came_down
+    older = state.to_dict()
+    del older["came_down"]                                 # ... and an older save still loads
+    assert BanduState.from_dict(older).came_down == {}
+
+
 def test_a_chain_is_built_in_order_by_every_seat():
     state = new_game(players=2, variant="chain", chain=7, reserve=3)
     chain = state.chain

@@ -156,6 +156,9 @@ class BanduState(GameState[BanduAction]):
         self.auction: _Auction | None = None
         self.placer = -1
         self.poses: dict[str, list[float]] = {}
+        # solo and chain: where a fallen tower's pieces came down (its poses stay as they stood,
+        # for the score and the height)
+        self.came_down: dict[str, list[float]] = {}
         self.placements = 0
         self.rebuilds = 0
         self.score_pieces = [0] * players  # solo and chain: pieces standing (the score)
@@ -406,7 +409,7 @@ class BanduState(GameState[BanduAction]):
         self.placements += 1
         self.towers[seat].append(place.piece)
         self.last_placed[seat] = place.piece
-        self._record_poses(outcome)
+        self._record_poses(outcome, self.towers[seat] if seat in outcome.fallen else [])
         others = [s for s in outcome.fallen if s != seat]
         self.rebuilds += len(others)         # knocked over by another's tower: rebuilt
         if seat in outcome.fallen:
@@ -426,7 +429,7 @@ class BanduState(GameState[BanduAction]):
         auction = self.auction
         assert auction is not None
         seat = self.auctioneer
-        self._record_poses(outcome)
+        self._record_poses(outcome, self.towers[seat] if seat in outcome.fallen else [])
         self.towers[seat].remove(auction.piece)
         self.poses.pop(auction.piece, None)
         if seat in outcome.fallen:           # taking it off brought the tower down: out
@@ -460,10 +463,13 @@ class BanduState(GameState[BanduAction]):
         self.beans[seat] = 0
         for piece in tower:
             self.poses.pop(piece, None)
+            self.came_down.pop(piece, None)
 
-    def _record_poses(self, outcome: Settled) -> None:
+    def _record_poses(self, outcome: Settled, fallen_tower: list[str]) -> None:
+        """The settled poses; those of the tower that just fell go to `came_down`."""
         for pose in outcome.poses:
-            self.poses[pose[0]] = [float(v) for v in pose[1:]]
+            where = self.came_down if pose[0] in fallen_tower else self.poses
+            where[pose[0]] = [float(v) for v in pose[1:]]
 
     # --- outcome nodes -------------------------------------------------------------------------------
     def outcome_request(self) -> dict[str, Any]:
@@ -541,6 +547,7 @@ class BanduState(GameState[BanduAction]):
         other.__dict__ = {k: (list(v) if isinstance(v, list) else v) for k, v in self.__dict__.items()}
         other.towers = [list(t) for t in self.towers]
         other.poses = {k: list(v) for k, v in self.poses.items()}
+        other.came_down = {k: list(v) for k, v in self.came_down.items()}
         other.tower_at_fall = {k: list(v) for k, v in self.tower_at_fall.items()}
         if self.auction is not None:
             a = self.auction
@@ -567,6 +574,7 @@ class BanduState(GameState[BanduAction]):
             "pending_place": (None if self.phase != "settle" else
                               self.action_to_str(self._pending_place)),
             "poses": {k: v for k, v in sorted(self.poses.items())},
+            "came_down": {k: v for k, v in sorted(self.came_down.items())},
             "tower_at_fall": {str(k): v for k, v in sorted(self.tower_at_fall.items())},
         }
 
@@ -601,6 +609,8 @@ class BanduState(GameState[BanduAction]):
                 int(a["high_bidder"]), {int(s) for s in a["passed"]}, bool(a["from_tower"]),
                 int(a["refusals"]))
             state.poses = {str(k): [float(x) for x in v] for k, v in data["poses"].items()}
+            state.came_down = {str(k): [float(x) for x in v]           # not in older saves
+                               for k, v in data.get("came_down", {}).items()}
             state.tower_at_fall = {int(k): [str(p) for p in v] for k, v in data["tower_at_fall"].items()}
             if data["pending_place"] is not None:
                 state._pending_place = state._parse_place(str(data["pending_place"]))

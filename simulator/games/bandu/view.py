@@ -166,7 +166,7 @@ class BanduView(GameView):
         for seat in range(state.players):        # a fallen solo or chain tower stays on the table
             if not state.alive[seat]:            # where its pieces came down (the outcome says)
                 for piece in state.towers[seat]:
-                    if (pose := state.poses.get(piece)) is not None:
+                    if (pose := state.came_down.get(piece)) is not None:
                         self.tower_poses[piece] = (tuple(v / 1000 for v in pose[:3]), tuple(pose[3:]))  # type: ignore[assignment]
         resting = {piece: lying(piece) for piece in state.reserve}
         centres = reserve_slots(state.reserve, lambda piece: resting[piece][2])
