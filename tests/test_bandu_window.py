@@ -330,3 +330,36 @@ def test_without_the_aid_no_stand_rate_is_ever_shown(gui):
     offer(window, view, "cube-large", "Take it")
     window.pump(5)
     assert "Practice aid" not in view.hint
+
+
+def test_the_auction_bar_fits_a_small_window(gui):
+    """At 800 x 560 the view is about 460 px wide: every line and button stays inside the bar,
+    and the bar inside the view (the headline ran off both sides and a button was cut)."""
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen, view = start_bandu(app, window, [Seat(PERSON), Seat(COMPUTER, "ai:easy")])
+    try:
+        window.set_size(800, 560)
+        window.dispatch_event("on_resize", 800, 560)
+        window.pump(2)
+        view.chosen = "cube-large"                             # picked: three buttons
+        view.sync()
+        window.pump(2)
+        bar, (ax, _, aw, _) = view.bar, view.area
+        panel = bar.panel
+        assert ax <= panel.x and panel.x + panel.width <= ax + aw
+        buttons = bar.visible_buttons()
+        assert len(buttons) == 3
+        for button in buttons:
+            assert panel.x <= button.x and button.x + button.width <= panel.x + panel.width
+            assert button.text.content_width <= button.width
+        for line in (bar.headline, bar.subline):
+            assert line.content_width <= panel.width - 20
+        assert "cube-large" in bar.headline.text               # what was picked still shows
+        # the computer's line in the side panel is whole (it was cut before its piece count)
+        assert screen.seat_details[1].text == "Computer, easy · 5 beans · 0 pieces"
+    finally:
+        window.set_size(1280, 800)
+        window.dispatch_event("on_resize", 1280, 800)
+        window.pump(1)

@@ -59,6 +59,7 @@ class GameScreen(Screen):
         self.seat_names: list = []
         self.seat_details: list = []
         self.seat_icons: list = []
+        self._text_rooms = [float(PANEL_WIDTH - 50)] * len(controller.seats)   # set by layout
         self.turn_marker = shapes.RoundedRectangle(0, 0, PANEL_WIDTH - 24, 58, radius=8, segments=6,
                                                    color=(214, 160, 72, 70), batch=self.batch, group=MIDDLE)
         for seat in range(len(controller.seats)):
@@ -198,6 +199,7 @@ class GameScreen(Screen):
                 icon.scale = size / icon.image.width
                 icon.position = (left + 28, top - self.row_height / 2 + 2, 0)
             name.position = (text_x, top - self.row_height / 2 - 4 if self.compact else top - 22, 0)
+            self._text_rooms[seat] = column_width - (text_x - left) - 8   # beside an icon or not
             detail.visible = not self.compact
             detail.position = (text_x, top - 42, 0)
         self.column_width = column_width
@@ -270,8 +272,8 @@ class GameScreen(Screen):
                                             "" if private else self.view.seat_detail(seat)]))
             if self._seat_texts[seat] != (text, line):   # cut to fit only when they change:
                 self._seat_texts[seat] = (text, line)     # a cut text differs from what was asked
-                fit_width(name, text, self.column_width - 10)
-                fit_width(detail, line, self.column_width - 50)
+                fit_width(name, text, self._text_rooms[seat])
+                fit_width(detail, line, self._text_rooms[seat])
         if 0 <= player < len(self.seat_names):
             self.turn_marker.visible = True
             column = player % self.columns

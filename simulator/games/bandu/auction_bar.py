@@ -10,27 +10,41 @@ from pyglet import shapes
 from pyglet.graphics import Batch, Group
 
 from simulator.render import theme
-from simulator.render.widgets import Button, label
+from simulator.render.widgets import Button, fit_width, label
 
 G_BAR, G_BAR_TEXT = Group(order=40), Group(order=41)
 MAX_BUTTONS = 3
 WIDTH = 620
+BUTTON_WIDTH, BUTTON_GAP = 150, 12
+HEADLINE_SIZE, SUBLINE_SIZE, SMALLEST_SIZE = 14.0, 11.5, 10.0
 
 
 class AuctionBar:
     def __init__(self, batch: Batch) -> None:
         self.panel = shapes.RoundedRectangle(0, 0, 10, 10, radius=10, segments=6, color=(26, 20, 16, 215),
                                              batch=batch, group=G_BAR)
-        self.headline = label("", size=14, batch=batch, group=G_BAR_TEXT, bold=True, anchor_x="center")
-        self.subline = label("", size=11.5, batch=batch, group=G_BAR_TEXT, anchor_x="center",
+        self.headline = label("", size=HEADLINE_SIZE, batch=batch, group=G_BAR_TEXT, bold=True, anchor_x="center")
+        self.subline = label("", size=SUBLINE_SIZE, batch=batch, group=G_BAR_TEXT, anchor_x="center",
                              color=theme.TEXT_DIM)
         self.buttons = [Button("", lambda: None, batch, size=13, width=150, height=36, group=G_BAR,
                                text_group=G_BAR_TEXT) for _ in range(MAX_BUTTONS)]
         self.area = (0.0, 0.0, 1.0, 1.0)
+        self.texts = ("", "")            # as given; the labels may show them smaller or cut
 
     def set_text(self, headline: str, subline: str) -> None:
-        if (headline, subline) != (self.headline.text, self.subline.text):
-            self.headline.text, self.subline.text = headline, subline
+        if (headline, subline) != self.texts:
+            self.texts = (headline, subline)
+            self._fit_texts()
+
+    def _fit_texts(self) -> None:
+        """Each line inside the panel: in a smaller font where needed, then cut with '…'."""
+        room = self.panel.width - 24
+        for text_label, text, size in zip((self.headline, self.subline), self.texts,
+                                          (HEADLINE_SIZE, SUBLINE_SIZE), strict=True):
+            text_label.text, text_label.font_size = text, size
+            while text_label.content_width > room and text_label.font_size > SMALLEST_SIZE:
+                text_label.font_size -= 0.5
+            fit_width(text_label, text, room)
 
     def set_choices(self, choices: list[tuple[str, Callable[[], object]]]) -> None:
         """The buttons, left to right: (text, what a click does); none: no buttons."""
@@ -55,11 +69,13 @@ class AuctionBar:
         self.panel.width, self.panel.height = panel_width, panel_height
         self.headline.position = (centre, y + height - 36, 0)
         self.subline.position = (centre, y + height - 58, 0)
-        total = sum(b.width for b in visible) + 12 * max(len(visible) - 1, 0)
-        left = centre - total / 2
-        for button in visible:
-            button.place(left, y + height - panel_height - 2)
-            left += button.width + 12
+        gaps = BUTTON_GAP * max(len(visible) - 1, 0)
+        each = min(BUTTON_WIDTH, (panel_width - 20 - gaps) / max(len(visible), 1))
+        left = centre - (each * len(visible) + gaps) / 2
+        for button in visible:                  # narrower in a small window, all inside the bar
+            button.place(left, y + height - panel_height - 2, width=each)
+            left += each + BUTTON_GAP
+        self._fit_texts()
 
     def contains(self, x: float, y: float) -> bool:
         panel = self.panel

@@ -273,10 +273,11 @@ class BanduView(GameView):
             return f"{piece}: will the tower stand?", "The physics decides; wait for the tower to settle."
         auction = state.auction
         if state.phase == "offer":
+            reserve = f"{len(state.reserve)} pieces in the reserve"
+            if self.chosen:                      # short: the buttons under it say the rest
+                return f"{name(state.auctioneer)} picked {self.chosen}", f"Choose the auction · {reserve}"
             where = "the reserve" if state.reserve else "their own tower"
-            chosen = f" · picked: {self.chosen}" if self.chosen else ""
-            return (f"{name(state.auctioneer)} chooses a piece from {where}{chosen}",
-                    f"{len(state.reserve)} pieces in the reserve")
+            return f"{name(state.auctioneer)} chooses a piece from {where}", reserve
         if auction is None:
             return "", ""
         if state.phase == REFUSE:
