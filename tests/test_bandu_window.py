@@ -363,3 +363,20 @@ def test_the_auction_bar_fits_a_small_window(gui):
         window.set_size(1280, 800)
         window.dispatch_event("on_resize", 1280, 800)
         window.pump(1)
+
+
+def test_a_ring_is_picked_by_clicking_its_hole(gui):
+    """The ring's and the washer's middle is a hole: a click there picks the piece (it went
+    through to the table, and the next click auctioned whatever had been picked before)."""
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen, view = start_bandu(app, window, [Seat(PERSON), Seat(COMPUTER, "ai:easy")])
+    pump_until(window, lambda: not view.camera.gliding)
+    for piece in ("ring", "washer"):
+        (x, y, z), _ = view.slots[piece]                     # the centre of mass: mid-hole
+        sx, sy = screen_point(view, (x, y, z))
+        assert view._pick(sx, sy) == piece
+    offer(window, view, "ring", "To refuse")
+    window.pump(2)
+    assert screen.controller.state.auction.piece == "ring"

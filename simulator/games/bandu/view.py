@@ -63,6 +63,7 @@ from simulator.games.bandu.table_scene import (
     blend_poses,
     lying,
     piece_mesh,
+    ray_hits_box,
     ray_hits_piece,
 )
 from simulator.render.camera import OrbitCamera
@@ -430,15 +431,18 @@ class BanduView(GameView):
             return None
         offerable = {a.piece for a in state.legal_actions() if isinstance(a, Offer)}
         origin, direction = self.camera.ray(x, y, self.area)
-        best, nearest = None, math.inf
-        for piece in offerable:
-            pose = self.slots.get(piece) or self.tower_poses.get(piece)
-            if pose is None:
-                continue
-            distance = ray_hits_piece(origin, direction, pose, piece_mesh(piece.split("#", 1)[0]))
-            if distance is not None and distance < nearest:
-                best, nearest = piece, distance
-        return best
+        poses = {piece: pose for piece in offerable
+                 if (pose := self.slots.get(piece) or self.tower_poses.get(piece)) is not None}
+        # on the piece itself; else inside its bounding box (the hole of a ring or a washer)
+        for hits in (ray_hits_piece, ray_hits_box):
+            best, nearest = None, math.inf
+            for piece, pose in poses.items():
+                distance = hits(origin, direction, pose, piece_mesh(piece.split("#", 1)[0]))
+                if distance is not None and distance < nearest:
+                    best, nearest = piece, distance
+            if best is not None:
+                return best
+        return None
 
     def _follow_mouse(self, x: float, y: float) -> None:
         """Move the held piece to where the pointer is, on the plane it floats on."""
