@@ -204,24 +204,26 @@ def _cmd_play(args) -> int:
                    settings=settings)
 
 
-def _default_selfplay_players(game: Any) -> str:
-    """Without --players: the game's computer player against random ones, at its usual count."""
-    return ",".join([game.agent_prefix] + ["random"] * (game.info.default_players - 1))
+def _default_selfplay_players(game: Any, settings: dict[str, Any]) -> str:
+    """Without --players: the game's computer player against random ones, at the count the
+    settings go with (usually the game's usual count; Bandu's solo variant: 1)."""
+    return ",".join([game.agent_prefix] + ["random"] * (game.info.players_for(settings) - 1))
 
 
 def _cmd_selfplay(args) -> int:
     from simulator.progress import ProgressBar
     from simulator.selfplay import check_selfplay, selfplay
 
-    spec = args.players or _default_selfplay_players(registry.get_game(args.game))
-    players = _players(spec)
     settings = _parse_settings(args.setting)
-    info = check_selfplay(args.game, players, settings)
-    heavy = info.worker_import                 # Bandu's physics: PyBullet prints on import
-    if heavy is not None:
+    game = registry.get_game(args.game)
+    heavy = game.worker_import                 # Bandu's physics: PyBullet prints on import,
+    if heavy is not None:                      # and checking the players makes its agents
         from simulator.physics.quiet import import_quietly
 
         import_quietly(heavy)
+    spec = args.players or _default_selfplay_players(game, settings)
+    players = _players(spec)
+    info = check_selfplay(args.game, players, settings)
     report = selfplay(info.name, args.games, args.seed, players, settings, workers=_workers(args),
                       progress=ProgressBar(f"{info.name} selfplay"), quiet_import=heavy)
     if args.json:

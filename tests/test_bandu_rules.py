@@ -262,7 +262,7 @@ def test_a_chain_is_built_in_order_by_every_seat():
     ({"players": 9}, "2 to 8 players"), ({"beans": 11}, "beans must be 0 to 10"),
     ({"auctions": "silent"}, "auctions must be"), ({"variant": "speed"}, "variant must be"),
     ({"reserve": 0}, "reserve must be 1 to 48"), ({"first": 5}, "the first player must sit at one of the 2 seats"),
-    ({"variant": "solo", "players": 2}, "1 to 1 players"), ({"chain": ["nope"], "variant": "chain"},
+    ({"variant": "solo", "players": 2}, "solo game is for one player, not 2"), ({"chain": ["nope"], "variant": "chain"},
                                                             "unknown piece"),
     ({"chain": ["ring", "disc", "ring"], "variant": "chain"}, "'ring' cannot be in the chain"),
     ({"chain": ["disc", "base"], "variant": "chain"}, "'base' cannot be in the chain"),

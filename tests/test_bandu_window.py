@@ -242,11 +242,18 @@ def test_settings_the_game_refuses_are_said_and_the_new_game_screen_stays(gui):
     window.pump(2)
     assert window.top is screen and screen.title == "new game"
     assert "first player must sit at one of the 2 seats" in screen.toast.message
-    click_on(window, button_named(screen, "Solo (one player)"))
-    click_on(window, next(b for b in first_row.options if b.text.text == "1"))
-    click_on(window, button_named(screen, "Start"))               # a solo game of two
-    window.pump(2)
-    assert window.top is screen and "solo game is for 1 to 1 players" in screen.toast.message
+
+    def variant():
+        row = next(row for setting, row in screen.setting_rows if setting.name == "variant")
+        return row.options[row.selected].text.text
+
+    click_on(window, button_named(screen, "Solo (one player)"))  # a solo game is for one player:
+    assert screen.players() == 1 and len(screen.seat_rows) == 1  # the count follows
+    count_two = next(b for b in screen.count_row.options if b.text.text == "2")
+    click_on(window, count_two)                                  # two players: not solo any more
+    assert screen.players() == 2 and variant() == "Standard"
+    click_on(window, next(b for b in screen.count_row.options if b.text.text == "1"))
+    assert variant() == "Solo (one player)"                      # one player: the solo game
 
 
 def test_a_solo_attempt_is_stored_in_the_records_and_replays(gui, private_home):

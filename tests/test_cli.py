@@ -38,6 +38,13 @@ def test_selfplay_json():
     assert sum(report["wins"]) == 3 and len(report["wins"]) == 2
 
 
+def test_a_solo_selfplay_seats_one_player_and_the_physics_prints_nothing():
+    result = run("selfplay", "bandu", "--setting", "variant=solo", "--games", "1", "--seed", "3")
+    assert result.returncode == 0, result.stderr       # a solo game of two was refused
+    assert "seat 0" in result.stdout and "seat 1" not in result.stdout
+    assert "pybullet" not in result.stdout.lower() + result.stderr.lower()   # its build banner
+
+
 def test_selfplay_is_reproducible_and_uses_settings():
     a = json.loads(run("selfplay", "tanbo", "--games", "2", "--players", "random,random",
                        "--setting", "size=11", "--json").stdout)

@@ -294,3 +294,15 @@ def test_a_finished_game_is_said_the_same_way_on_the_status_the_end_screen_and_t
     assert game_ending(plain, [0], names, solo=True, as_title=True) == "Game over"  # a score
     assert game_ending(TeamLoss(), [], names, solo=False) == "The team lost."
     assert game_ending(TeamLoss(), [], names, solo=False, as_title=True) == "The team lost"
+
+
+def test_the_player_count_follows_a_setting_that_goes_with_one():
+    from simulator.core import registry
+
+    bandu, bunko = registry.get_game("bandu").info, registry.get_game("bunko").info
+    assert bandu.players_for({}) == bandu.default_players == 2
+    assert bandu.players_for({"variant": "solo"}) == 1
+    assert bandu.players_for({"variant": "chain", "beans": 3}) == 2
+    tables = next(s for s in bunko.settings if s.name == "tables")
+    three = next(c for c in tables.choices if c.kwargs == {"tables": 3})
+    assert bunko.players_for({"tables": 3}) == three.players

@@ -163,6 +163,10 @@ class NewGameScreen(Screen):
                 self.count_row.select(self.counts.index(choice.players))
             elif self.players() in tied:
                 row.select(tied.index(self.players()))
+            elif choice.players is not None:   # a count it does not go with (a solo game of 2):
+                untied = [i for i, c in enumerate(setting.choices) if c.players is None]
+                if untied:                     # back to the usual choice, or the first free one
+                    row.select(setting.default if setting.default in untied else untied[0])
         self._seen = self._selections()
 
     def players(self) -> int:

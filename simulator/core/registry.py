@@ -96,6 +96,16 @@ class GameInfo:
     def default_players(self) -> int:
         return self.usual_players or max(self.min_players, min(2, self.max_players))
 
+    def players_for(self, settings: dict[str, Any]) -> int:
+        """The player count a game with these settings is for when no count is given: the one
+        a chosen setting goes with (Bandu's solo variant: 1), else the usual count."""
+        for setting in self.settings:
+            for choice in setting.choices:
+                if choice.players is not None and choice.kwargs and all(
+                        key in settings and settings[key] == value for key, value in choice.kwargs.items()):
+                    return choice.players
+        return self.default_players
+
     def counts(self) -> list[int]:
         """The player counts a new game offers."""
         return list(self.player_counts) or list(range(self.min_players, self.max_players + 1))

@@ -22,7 +22,7 @@ def _settings() -> tuple[Setting, ...]:
                                          Choice("To refuse only", {"auctions": "refuse"}))),
         Setting("variant", "Variant", (Choice("Standard", {"variant": "standard"}),
                                        Choice("Challenge (no bases)", {"variant": "challenge"}),
-                                       Choice("Solo (one player)", {"variant": "solo"}),
+                                       Choice("Solo (one player)", {"variant": "solo"}, players=1),
                                        Choice("Chain (a seeded list)", {"variant": "chain"}))),
         Setting("reserve", "Reserve", tuple(Choice(f"{n} pieces", {"reserve": n})
                                             for n in (48, 36, 24, 12))),

@@ -716,7 +716,8 @@ def _check_settings(players: int, beans: int, auctions: str, variant: str, reser
     low = 1 if variant in ("solo", "chain") else 2
     high = 1 if variant == "solo" else MAX_PLAYERS
     if not isinstance(players, int) or not low <= players <= high:
-        raise SettingsError(f"Bandu's {variant} game is for {low} to {high} players, not {shown(players)}")
+        count = "one player" if high == 1 else f"{low} to {high} players"
+        raise SettingsError(f"Bandu's {variant} game is for {count}, not {shown(players)}")
     if not isinstance(beans, int) or isinstance(beans, bool) or not 0 <= beans <= MAX_BEANS:
         raise SettingsError(f"beans must be 0 to {MAX_BEANS}, not {shown(beans)}")
     if auctions not in AUCTIONS:
