@@ -278,6 +278,8 @@ def test_a_solo_attempt_is_stored_in_the_records_and_replays(gui, private_home):
     assert screen.end.title.text == "Game over"
     assert "Score: 1 piece standing." in screen.end.body.text
     assert view.tower_poses["ball"][0][2] < 0.05          # drawn where it came down, on the table
+    assert screen.toast.message == "The tower fell."      # alone: not 'Player 1 is out'
+    assert view.seat_detail(0) == "tower fell"
     assert "Stored in your records" in screen.end.body.text and "personal best" in screen.end.body.text
     with RecordStore.open() as store:
         [attempt] = store.attempts()
@@ -387,3 +389,15 @@ def test_a_ring_is_picked_by_clicking_its_hole(gui):
     offer(window, view, "ring", "To refuse")
     window.pump(2)
     assert screen.controller.state.auction.piece == "ring"
+
+
+def test_a_winner_with_a_bare_base_is_said_in_words(gui):
+    from simulator.core.controller import PERSON, Seat
+
+    window, app = gui
+    screen, view = start_bandu(app, window, [Seat(PERSON), Seat(PERSON)])
+    state = screen.controller.state
+    state.alive[1] = False
+    assert view.result_text() == "The last tower standing: a base with nothing on it yet."
+    state.towers[0].append("cube-large")
+    assert view.result_text() == "The last tower standing, 1 piece on its base."

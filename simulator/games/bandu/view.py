@@ -208,7 +208,8 @@ class BanduView(GameView):
             out = [self.seat_name(s) for s in range(self.bandu.players)
                    if not self.bandu.alive[s] and s not in self._out_said]
             self._out_said.update(s for s in range(self.bandu.players) if not self.bandu.alive[s])
-            extra = f": {' and '.join(out)} {'is' if len(out) == 1 else 'are'} out" if out else ""
+            extra = (f": {' and '.join(out)} {'is' if len(out) == 1 else 'are'} out"
+                     if out and self.bandu.players > 1 else "")       # alone, 'out' says nothing
             self.toast.show(sentence[0].upper() + sentence[1:] + extra + ".", error=fell)
         self._history_seen = len(history)
 
@@ -256,7 +257,8 @@ class BanduView(GameView):
         self.bar.set_choices([(text, partial(self._choose, action)) for text, action in self._buttons_for_turn()])
         for seat, text_label in enumerate(self.seat_labels):
             beans = state.beans[seat]
-            status = "out" if not state.alive[seat] else f"{beans} bean{'s' if beans != 1 else ''}"
+            status = (_out_word(state) if not state.alive[seat]
+                      else f"{beans} bean{'s' if beans != 1 else ''}")
             text_label.text = f"{self.seat_name(seat)}\n{status}"
             active = seat == self.controller.current_player() and not self.controller.is_over()
             text_label.color = (255, 214, 140, 255) if active else ((150, 140, 130, 255) if not state.alive[seat]
@@ -543,7 +545,7 @@ class BanduView(GameView):
     def seat_detail(self, seat: int) -> str:
         state = self.bandu
         if not state.alive[seat]:
-            return "out"
+            return _out_word(state)
         pieces = len(state.towers[seat]) - (0 if state.variant == "challenge" else 1)
         return f"{_count(state.beans[seat], 'bean')} · {_count(pieces, 'piece')}"
 
@@ -568,7 +570,10 @@ class BanduView(GameView):
         winners = [s for s in range(state.players) if state.alive[s]]
         if len(winners) == 1:
             built = len(state.towers[winners[0]]) - (0 if state.variant == "challenge" else 1)
-            return f"The last tower standing, {_count(built, 'piece')} on its base."
+            if built == 0:
+                return "The last tower standing: a base with nothing on it yet."
+            on = "" if state.variant == "challenge" else " on its base"
+            return f"The last tower standing, {_count(built, 'piece')}{on}."
         return ""
 
     def describe_move(self, notation: str) -> str:
@@ -578,9 +583,16 @@ class BanduView(GameView):
         verdict = notation.split(" poses ", 1)[0].removeprefix("result ")
         if verdict == "stood":
             return "the tower stands"
+        if self.bandu.players == 1:              # a solo attempt: no one else to name
+            return "the tower fell"
         seats = [int(s) for s in verdict.removeprefix("fell: ").split(",") if s.strip().isdigit()]
         names = " and ".join(f"{self.seat_name(s)}'s" for s in seats if 0 <= s < self.bandu.players)
         return f"{names or 'a'} tower fell"
+
+
+def _out_word(state: BanduState) -> str:
+    """How a seat whose tower fell is marked: out of the game, or, alone, its attempt over."""
+    return "tower fell" if state.players == 1 else "out"
 
 
 def _count(n: int, word: str) -> str:
