@@ -278,7 +278,7 @@ def test_a_solo_attempt_is_stored_in_the_records_and_replays(gui, private_home):
     assert screen.end.title.text == "Game over"
     assert "Score: 1 piece standing." in screen.end.body.text
     assert view.tower_poses["ball"][0][2] < 0.05          # drawn where it came down, on the table
-    assert screen.toast.message == "The tower fell."      # alone: not 'Player 1 is out'
+    assert screen.toast.text.text == "The tower fell."    # alone: not 'Player 1 is out'
     assert view.seat_detail(0) == "tower fell"
     assert "Stored in your records" in screen.end.body.text and "personal best" in screen.end.body.text
     with RecordStore.open() as store:

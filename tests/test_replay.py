@@ -87,6 +87,10 @@ def test_a_finished_save_steps_scrubs_plays_and_stays_untouched(gui, private_hom
     assert "won." in screen.move_text.text and replay.is_over()
     press(window, key.RIGHT)                                         # nothing after the end
     assert replay.shown == total
+    screen.toast.show("a message from before", error=True)
+    press(window, key.F1)                     # the help opens: the message goes, not glare over it
+    assert screen.help.visible and screen.toast.message == "" and screen.toast.box.opacity == 0
+    press(window, key.F1)
     press(window, key.HOME)
     assert replay.shown == 0 and not screen.previous_button.enabled
 

@@ -183,6 +183,9 @@ class Screen:
         overlay.page = 0
         overlay.layout(self.window.width, self.window.height)
         overlay.set_visible(True)
+        # the toast draws above dialogs (a message about the dialog shows over it): one said
+        # before the dialog opened goes, rather than glare over the dimmed screen
+        self.toast.hide()
         layer = ModalLayer(self, overlay, on_escape)
         self._modals.append(layer)
         if self.window.top is self:

@@ -183,8 +183,12 @@ class Toast:
     def dismiss_error(self) -> None:
         """A refusal is answered (the next try went through): take its message away now."""
         if self.error and self.remaining > 0:
-            self.remaining = 0.0
-            self._set_alpha(0)
+            self.hide()
+
+    def hide(self) -> None:
+        """Take the message away now (a dialog opens over what it was about)."""
+        self.remaining = 0.0
+        self._set_alpha(0)
 
     def show(self, message: str, seconds: float = 4.0, error: bool = False) -> None:
         self.error = error
