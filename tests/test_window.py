@@ -510,6 +510,11 @@ def test_buttons_show_their_shortcut_on_hover(gui):
     window.dispatch_event("on_mouse_motion", 5, 5, 0, 0)
     pump(window, 1)
     assert not screen.tooltip.visible
+    window.dispatch_event("on_mouse_motion", button.x + 5, button.y + 5, 0, 0)
+    pump(window, 1)
+    assert screen.tooltip.visible
+    screen.resize(window.width, window.height)      # a resize moves the buttons from the mouse:
+    assert not screen.tooltip.visible and not button.hover    # no tooltip left behind
 
 
 def test_esc_on_the_menu_asks_before_quitting(gui):
@@ -562,8 +567,9 @@ def test_nothing_runs_over_in_the_smallest_window(gui, private_home):
     try:
         app.show_menu()
         pump(window)
-        for _, blurb, _ in window.top.game_buttons:          # the menu's blurbs end in the window
+        for _, blurb, _, players in window.top.game_buttons:  # the menu's blurbs end in the window
             assert blurb.x + blurb.content_width <= window.width
+            assert blurb.text.endswith(players)                 # the player counts always show
         for n in range(3):
             c = TurnController("tanbo", {"width": 19, "height": 19, "start": "classic"},
                                [Seat(), Seat(COMPUTER, "mcts:strong")], seed=n)

@@ -13,8 +13,9 @@ from pyglet.window import key
 from simulator.core import registry
 from simulator.render import theme
 from simulator.render.screen import Screen
-from simulator.render.widgets import FRONT, Button, Overlay, fit_width, label
+from simulator.render.widgets import FRONT, Button, Overlay, label
 
+BLURB_SIZE, SMALL_BLURB_SIZE = 11.5, 10.0
 MENU_KEYS = (
     ("Tab, arrows", "move between buttons"),
     ("Enter, Space", "press the highlighted button"),
@@ -37,7 +38,8 @@ class MenuScreen(Screen):
                              bold=True, serif=True, color=(236, 206, 150, 255))
         self.subtitle = label("wooden board games", size=15, batch=self.batch, group=FRONT,
                               anchor_x="center", color=theme.TEXT_DIM)
-        self.game_buttons: list[tuple[Button, Any, str]] = []     # button, blurb label, its text
+        # button, blurb label, the blurb's text, the player counts said after it
+        self.game_buttons: list[tuple[Button, Any, str, str]] = []
         for game in registry.all_games():
             if not game.info.on_menu:
                 continue
@@ -50,9 +52,10 @@ class MenuScreen(Screen):
             self.buttons.append(button)
             players = (f"{info.min_players} players" if info.min_players == info.max_players
                        else f"{info.min_players}-{info.max_players} players")
-            blurb = label("", size=11.5, batch=self.batch, group=FRONT, anchor_y="center",
+            blurb = label("", size=BLURB_SIZE, batch=self.batch, group=FRONT, anchor_y="center",
                           color=theme.TEXT if ready else theme.TEXT_DIM)
-            self.game_buttons.append((button, blurb, f"{info.blurb}  ({players})"))
+            # no break inside the counts: '(2-4 players)' stays on one line when the text wraps
+            self.game_buttons.append((button, blurb, info.blurb, f"({players})".replace(" ", "\u00a0")))
         self.continue_button = Button("Continue last game", app.continue_last, self.batch, width=220)
         self.load_button = Button("Saved games", app.open_saved_games, self.batch, width=160,
                                   tooltip="Ctrl+O")
@@ -100,11 +103,11 @@ class MenuScreen(Screen):
         step = min(62, max(50, (height - 330) / max(rows, 1)))
         top = height - 210
         column_x = max(20, cx - 330)
-        for n, (button, blurb, text) in enumerate(self.game_buttons):
+        for n, (button, blurb, text, players) in enumerate(self.game_buttons):
             y = top - n * step
             button.place(column_x, y)
             blurb.position = (column_x + 320, y + 23, 0)
-            fit_width(blurb, text, width - column_x - 320 - 16)     # cut to the window
+            _fit_blurb(blurb, text, players, width - column_x - 320 - 16)
         bottom = max(30, top - rows * step - 30)
         self.continue_button.place(cx - 380, bottom)
         self.load_button.place(cx - 150, bottom)
@@ -120,3 +123,21 @@ class MenuScreen(Screen):
             self.toggle_help()
             return EVENT_HANDLED
         return super().on_key_press(symbol, modifiers)
+
+
+def _fit_blurb(blurb: Any, text: str, players: str, room: float) -> None:
+    """A game's line beside its button: on one line where it fits, else on two in a smaller
+    font, its words cut with '…' before the player counts, which always show."""
+    blurb.multiline, blurb.width, blurb.font_size = False, None, BLURB_SIZE
+    whole = f"{text}  {players}"
+    blurb.text = whole
+    if blurb.content_width <= room:
+        return
+    blurb.font_size, blurb.width, blurb.multiline = SMALL_BLURB_SIZE, max(40, int(room)), True
+    blurb.text = players
+    two_lines = 2.5 * blurb.content_height            # more than this: three lines or more
+    blurb.text = whole
+    words = text.split(" ")
+    while len(words) > 1 and blurb.content_height > two_lines:
+        words = words[:-1]
+        blurb.text = " ".join(words).rstrip(",.;:") + f"…  {players}"

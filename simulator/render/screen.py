@@ -164,6 +164,9 @@ class Screen:
     def resize(self, width: int, height: int) -> None:
         self.toast.layout(0, TOAST_Y, width)
         self.layout(width, height)
+        for button in self.buttons:            # the buttons moved from under the mouse: no hover,
+            button.set_hover(False)            # and no tooltip left where one of them was
+        self._show_tooltip(None)
         for overlay in self.overlays:
             overlay.layout(width, height)
 
