@@ -81,6 +81,33 @@ def test_new_game_screen_and_start(gui):
     assert share(pixels, is_black_stone) > 0.01 and share(pixels, is_white_stone) > 0.01
 
 
+def test_the_new_game_screen_opens_with_what_was_chosen_last_time(gui, private_home):
+    window, app = gui
+    app.show_menu()
+    window.pump(1)
+    click_button(window, "Tanbo")
+    screen = window.active_screen
+    first = [row.selected for row in screen.seat_rows]
+    click_button(window, "11 x 11")
+    row = screen.seat_rows[1]
+    easy = next(n for n, b in enumerate(row.options) if b.text.text == "Easy")
+    click_on(window, row.options[easy])
+    click_button(window, "Start")
+    assert window.active_screen.title == "game"
+    app.show_menu()
+    window.pump(1)
+    click_button(window, "Tanbo")
+    again = window.active_screen
+    assert again is not screen and again.title == "new game"
+    assert again.seat_rows[1].selected == easy != first[1]             # the computer's strength
+    size = next(r for setting, r in again.setting_rows if "11 x 11" in [b.text.text for b in r.options])
+    assert size.options[size.selected].text.text == "11 x 11"           # and the board
+    (private_home / "new-game.json").write_text("{not json")             # a broken file: defaults
+    app.show_menu()
+    click_button(window, "Tanbo")
+    assert [row.selected for row in window.active_screen.seat_rows] == first
+
+
 def _start(app, window, seats, settings=None, seed=1):
     app.start_game("tanbo", settings or {"width": 5, "height": 7}, seats, seed=seed)
     window.active_screen.controller.computer_delay = 0.0

@@ -19,6 +19,7 @@ from typing import Any
 from pyglet.event import EVENT_HANDLED
 from pyglet.window import key, mouse
 
+from simulator.app import last_choices
 from simulator.core import registry
 from simulator.core.controller import COMPUTER, PERSON, Seat
 from simulator.render import theme
@@ -140,11 +141,30 @@ class NewGameScreen(Screen):
         self.more = label("", size=11, batch=self.batch, group=FRONT, anchor_x="center", color=theme.TEXT_DIM)
         self.scroll = 0.0                       # how far the rows are scrolled up (pixels)
         self.max_scroll = 0.0
+        self._kept_seats = self._recall()
         self.start = Button("Start", self.start_game, self.batch, size=16, width=180, height=46, primary=True)
         self.back_button = Button("Back", self.back, self.batch, width=140, height=46)
         self._seen = self._selections()
         self._follow_player_count()
         self._build_seats()
+
+    def _recall(self) -> list[int]:
+        """Select what was chosen when this game was last started; the seats' options, for the
+        first _build_seats."""
+        players, seats, settings = last_choices.load(self.info.name)
+        if players in self.counts:
+            self.count_row.select(self.counts.index(players))
+        for setting, row in self.setting_rows:
+            labels = [c.label for c in setting.choices]
+            if settings.get(setting.name) in labels:
+                row.select(labels.index(settings[setting.name]))
+        return [self.seat_options.index(s) for s in seats if s in self.seat_options]
+
+    def _remember(self) -> None:
+        chosen = [row.selected for row in self.seat_rows] + [b.choice for b in self.seat_buttons]
+        last_choices.store(self.info.name, self.players(), [self.seat_options[n] for n in chosen],
+                           {setting.name: setting.choices[row.selected].label
+                            for setting, row in self.setting_rows})
 
     def _selections(self) -> tuple[int, ...]:
         return (self.count_row.selected, *(row.selected for _, row in self.setting_rows))
@@ -179,6 +199,7 @@ class NewGameScreen(Screen):
 
     def _build_seats(self) -> None:
         kept = [row.selected for row in self.seat_rows] + [b.choice for b in self.seat_buttons]
+        kept = kept or self._kept_seats                     # the first build: as last time
         for row in self.seat_rows:
             row.caption.delete()
             for button in row.options:
@@ -234,6 +255,7 @@ class NewGameScreen(Screen):
         return chosen
 
     def start_game(self) -> None:
+        self._remember()
         self.app.start_game(self.info.name, self.settings(), self.seats())
 
     def layout(self, width: int, height: int) -> None:
