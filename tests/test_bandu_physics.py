@@ -145,3 +145,29 @@ def test_a_seat_that_is_out_has_no_tower_in_the_physics():
     state.towers = [["base#1", "cube-large"], ["base#2", "disc"]]
     state.alive = [False, True]
     assert standing_towers(state) == [[], ["base#2", "disc"]]
+
+
+def test_after_a_chain_tower_falls_the_referee_holds_only_the_standing_towers():
+    import random as random_module
+
+    state = new_game(players=2, variant="chain", chain=7, reserve=4)
+    referee = PhysicsReferee(settle_seconds=1.0)
+    rng = random_module.Random(0)
+
+    def take_and_place(y_mm: float = 0.0):
+        offer = state.legal_actions()[0]
+        state.apply(offer)
+        state.apply(Place(offer.piece, 0.0, y_mm))
+        outcome = referee.resolve(state, rng)
+        state.apply(outcome)
+        return outcome
+
+    try:
+        assert take_and_place().fallen == ()
+        assert take_and_place(80.0).fallen == (1,)            # seat 1 misses its base: out
+        assert take_and_place().fallen == ()                   # seat 0 builds on
+        # seat 1's pieces stay in its tower for the score, not stood up again in the physics
+        assert len(state.towers[1]) == 2 and referee.towers[1] == []
+        assert len(referee.world.bodies()) == len(state.towers[0])
+    finally:
+        referee.close()
