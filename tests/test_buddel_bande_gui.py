@@ -250,3 +250,28 @@ def test_a_finished_game_replays_move_by_move(gui):
     assert "are all home" in view.card_text.text
     pixels = frame(window)
     assert share(pixels, is_grass) > 0.2
+
+
+def test_the_game_plays_on_in_a_small_window(gui):
+    """At 800 x 560 the figure die is small: its mole faces gave pyglet an ellipse of no
+    segments and the program died (ZeroDivisionError)."""
+    from pyglet.graphics import Batch, Group
+
+    from simulator.core.controller import COMPUTER, Seat
+    from simulator.games.buddel_bande.view import _ellipse
+
+    assert _ellipse(0, 0, 0.6, 0.4, (1, 2, 3), Batch(), Group()).shape._segments >= 12   # tiny: drawable
+    window, app = gui
+    window.set_size(800, 560)
+    window.dispatch_event("on_resize", 800, 560)
+    try:
+        screen = _start(app, window, [Seat(COMPUTER, "random"), Seat(COMPUTER, "random")], seed=4)
+        for _ in range(200):                      # every face of the die comes up meanwhile
+            window.pump(1)
+            if screen.controller.is_over():
+                break
+        assert screen.controller.ply() > 20
+    finally:
+        window.set_size(1280, 800)
+        window.dispatch_event("on_resize", 1280, 800)
+        window.pump(1)

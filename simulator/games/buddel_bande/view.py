@@ -195,7 +195,9 @@ def _circle(x: float, y: float, r: float, colour: tuple, batch: Batch, group: Gr
 
 
 def _ellipse(x: float, y: float, a: float, b: float, colour: tuple, batch: Batch, group: Group) -> Mark:
-    return Mark(shapes.Ellipse(0, 0, a, b, color=colour, batch=batch, group=group), x, y)
+    # pyglet gives a tiny ellipse (a die face in a small window) no segments and divides by zero
+    segments = max(12, int(max(a, b) / 1.25))
+    return Mark(shapes.Ellipse(0, 0, a, b, segments=segments, color=colour, batch=batch, group=group), x, y)
 
 
 def _mole_marks(x: float, y: float, scale: float, batch: Batch, group: Group) -> list[Mark]:
