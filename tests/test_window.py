@@ -299,6 +299,10 @@ def test_hand_over_hides_the_table_until_the_next_person_is_there(gui):
     window, app = gui
     screen = start(app, window, "peek", people(2))
     view = screen.view
+    # whoever is at the machine when the game opens says who they are before anything shows
+    assert screen.handover.visible and not view.enabled
+    assert all("holds" not in d.text for d in screen.seat_details)
+    click_on(window, button_named(screen, "I am North"))
     assert screen.viewer == 0 and not screen.handover.visible
     own = screen.controller.state.cards["hand0"]
     assert view.cards["hand0"][1].text == str(own) and view.cards["hand1"][1].text == ""
@@ -312,6 +316,37 @@ def test_hand_over_hides_the_table_until_the_next_person_is_there(gui):
     assert screen.viewer == 1 and not screen.handover.visible
     other = screen.controller.state.cards["hand1"]
     assert view.cards["hand1"][1].text == str(other) and view.cards["hand0"][1].text == ""
+
+
+def test_a_loaded_game_with_secrets_asks_who_is_there_first(gui, private_home):
+    window, app = gui
+    screen = start(app, window, "peek", people(2))
+    click_on(window, button_named(screen, "I am North"))
+    path = private_home / "peek.json"
+    screen.controller.save(path)
+    assert app.load_game(path)
+    loaded = window.top
+    pump(window)
+    assert loaded is not screen and loaded.handover.visible and not loaded.view.enabled
+    assert all("holds" not in d.text for d in loaded.seat_details)   # North's card not shown
+    click_on(window, button_named(loaded, "I am North"))
+    assert loaded.viewer == 0 and "holds" in loaded.seat_details[0].text
+
+
+def test_the_replay_of_an_unfinished_game_with_secrets_asks_who_is_there_first(gui):
+    window, app = gui
+    screen = start(app, window, "peek", people(2))
+    click_on(window, button_named(screen, "I am North"))
+    assert app.replay_game(screen.controller)
+    replay = window.top
+    pump(window)
+    assert replay.title == "replay" and replay.handover.visible
+    replay.seek(replay.replay.total)                       # where North holds a card
+    assert all("holds" not in d.text for d in replay.seat_details)
+    click_on(window, button_named(replay, "I am North"))
+    from pyglet.window import key
+    press(window, key.END)
+    assert not replay.handover.visible and "holds" in replay.seat_details[0].text
 
 
 def test_a_3d_view_draws_its_own_pass_and_gives_the_window_back(gui):
@@ -532,6 +567,7 @@ def test_esc_on_the_menu_asks_before_quitting(gui):
 def test_hand_over_hides_the_panels_secrets_and_undo_stays_with_its_person(gui):
     window, app = gui
     screen = start(app, window, "peek", people(2))
+    click_on(window, button_named(screen, "I am North"))
     assert "holds" in screen.seat_details[0].text
     box = screen.view.action_boxes["stay"]
     click(window, box.x + 5, box.y + 5)

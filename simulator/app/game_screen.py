@@ -50,6 +50,10 @@ class GameScreen(Screen):
         self.controller = controller
         self.info = controller.info
         self.viewer: int | None = self._first_viewer()
+        # with secrets and two or more people at the machine, whoever sits there when the screen
+        # opens (a loaded or continued game, a new one) says who they are before anything shows
+        self._identified = not (self.info.hidden_information and len(controller.person_seats()) >= 2)
+        self._handover_to: int | None = None
         self.panel = shapes.RoundedRectangle(0, 0, PANEL_WIDTH, 10, radius=12, segments=8, color=theme.PANEL,
                                              batch=self.batch, group=MIDDLE)
         self.heading = label(self.info.title, size=26, batch=self.batch, group=FRONT, bold=True, serif=True,
@@ -131,7 +135,7 @@ class GameScreen(Screen):
 
     def _hidden(self) -> bool:
         """The table is not shown while the machine passes between people."""
-        return self.handover.visible
+        return self.handover.visible or not self._identified
 
     # --- who looks at the table -------------------------------------------------------------------
     def _first_viewer(self) -> int | None:
@@ -146,12 +150,17 @@ class GameScreen(Screen):
         table until they say they are there; with nothing hidden, the table simply follows."""
         people = self.controller.person_seats()
         player = self.controller.current_player()
-        if len(people) < 2 or player not in people or player == self.viewer or self.controller.is_over():
+        if len(people) < 2 or self.controller.is_over():
+            return
+        if not self._identified:                  # just opened: the person to move, or the first
+            player = player if player in people else people[0]     # person if a computer moves
+        elif player not in people or player == self.viewer:
             return
         if not self.info.hidden_information:
             self.viewer = player
             self.view.sync()
             return
+        self._handover_to = player
         name = self.info.seat_name(player)
         self.handover.set_text(f"Pass to {name}",
                                f"{name}, click when only you can see the screen: your hidden "
@@ -161,7 +170,8 @@ class GameScreen(Screen):
         self.open_modal(self.handover, on_escape=self.ask_to_leave)
 
     def take_over(self) -> None:
-        self.viewer = self.controller.current_player()
+        self.viewer = self._handover_to
+        self._identified = True
         self.view.enabled = True
         self.close_modal(self.handover)
         self.view.sync()

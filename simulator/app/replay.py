@@ -201,6 +201,18 @@ class ReplayScreen(Screen):
         self.help.body.font_name = ["DejaVu Sans Mono", "monospace"]
         self.help.button("Close", self.toggle_help, primary=True, width=140)
         self.overlays.append(self.help)
+        # an unfinished game with secrets, played by two or more people here: it shows as the
+        # last of them to move saw it, so that person says they are the one looking first
+        self._identified = self.viewer is None or len(replay.person_seats()) < 2
+        self.handover = Overlay(self.batch, "", "", width=520, body_size=14)
+        if not self._identified:
+            name = self.info.seat_name(self.viewer)      # type: ignore[arg-type]
+            self.handover.set_text(f"Pass to {name}",
+                                   f"This unfinished game is shown as {name} saw it: {name}'s hidden "
+                                   "pieces will show. Click when only they can see the screen.")
+            self.handover.button(f"I am {name}", self.take_over, primary=True, width=200)
+            self.handover.button("Back", self.back, width=120)
+        self.overlays.append(self.handover)
         self.text_floor = 0.0
         self.column_width = float(PANEL_WIDTH - 24)
         self.row_height = 58.0
@@ -216,8 +228,19 @@ class ReplayScreen(Screen):
         self.view.close()
         self.replay.close()
 
+    def enter(self) -> None:
+        super().enter()
+        if not self._identified:
+            self.open_modal(self.handover, on_escape=self.back)
+
+    def take_over(self) -> None:
+        self._identified = True
+        self.close_modal(self.handover)
+        self._refresh()
+
     def draw(self) -> None:
-        self.view.draw()
+        if self._identified:                      # nothing of the table before the person says
+            self.view.draw()
         self.batch.draw()
 
     # --- moving through the game ------------------------------------------------------------------
@@ -336,7 +359,8 @@ class ReplayScreen(Screen):
         replay, seat_name = self.replay, self.info.seat_name
         for seat, (name, detail) in enumerate(zip(self.seat_names, self.seat_details, strict=True)):
             fit_width(name, seat_name(seat), self.column_width)
-            line = " · ".join(filter(None, [replay.seats[seat].describe(), self.view.seat_detail(seat)]))
+            detail_words = self.view.seat_detail(seat) if self._identified else ""
+            line = " · ".join(filter(None, [replay.seats[seat].describe(), detail_words]))
             fit_width(detail, line, self.column_width)
         player = replay.current_player()
         self.turn_marker.visible = 0 <= player < len(self.seat_names) and not replay.is_over()
