@@ -119,6 +119,8 @@ def test_a_turn_played_with_the_mouse(gui):
         assert controller.ply() == plies and _phase(screen) == "move"
         click(window, x, y)
         assert _phase(screen) == "look"
+        mine = view.state.clan[action.a] == 0                  # as far as seat 0 knows
+        assert view.card_text.text.startswith("Your" if mine else "The")   # never a false 'your'
         click_on(window, view.buttons["look"])
         assert _phase(screen) == "peek"
         window.pump(2)

@@ -638,7 +638,9 @@ class BuddelView(GameView):
                 self.buttons["decline"].set_visible(True)
         elif state.phase == LOOK:
             mole = state.moved
-            text = (f"Your {SIZES[state.size[mole]]} mole ran to hole {state.pos[mole]}. Look under it, "
+            # 'your' only when this seat knows it is (any mole may be moved)
+            whose = "Your" if state.clan[mole] == state.to_move else "The"
+            text = (f"{whose} {SIZES[state.size[mole]]} mole ran to hole {state.pos[mole]}. Look under it, "
                     f"secretly?")
             self.buttons["look"].place(cx + 12, row)
             self.buttons["no-look"].place(cx + 120, row)
@@ -811,7 +813,7 @@ class BuddelView(GameView):
         if phase == MOVE:
             return "Move a lit mole or the dog (or Tab, Enter)."
         if phase == LOOK:
-            return "Look under your mole, or not."
+            return "Look under the mole you moved, or not."
         if phase == PEEK:
             return "Remember what you saw, then Done."
         return ""
