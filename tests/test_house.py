@@ -306,3 +306,24 @@ def test_the_player_count_follows_a_setting_that_goes_with_one():
     tables = next(s for s in bunko.settings if s.name == "tables")
     three = next(c for c in tables.choices if c.kwargs == {"tables": 3})
     assert bunko.players_for({"tables": 3}) == three.players
+
+
+def test_team_names_take_plural_words():
+    from simulator.core import registry
+
+    buddel, tanbo = registry.get_game("buddel_bande").info, registry.get_game("tanbo").info
+    assert buddel.seat_possessive(0) == "Ladybirds'" and buddel.seat_verb(0, "is", "are") == "are"
+    assert tanbo.seat_possessive(0) == "Black's" and tanbo.seat_verb(0, "is", "are") == "is"
+    assert registry.get_game("bandu").info.seat_possessive(2) == "Player 3's"
+
+
+@pytest.mark.gui
+def test_a_team_wins_in_the_plural(x_display):
+    from simulator.render.game_view import GameView, game_ending
+
+    class Plain(GameView):
+        def __init__(self) -> None:
+            pass
+
+    assert game_ending(Plain(), [0], lambda s: "Ants", solo=False, as_title=True, plural=True) == "Ants win!"
+    assert game_ending(Plain(), [0], lambda s: "Anna", solo=False, as_title=True) == "Anna wins!"

@@ -260,7 +260,7 @@ class GameScreen(Screen):
         if controller.is_over():
             again = "" if self.end.visible else " Enter: results."
             return game_ending(self.view, controller.state.winners(), seat_name,
-                               solo=len(controller.seats) == 1) + again
+                               solo=len(controller.seats) == 1, plural=self.info.seat_names_plural) + again
         dots = "." * (1 + int(self._clock * 3) % 3)
         if player == OUTCOME:
             return f"{self.view.outcome_text()}{dots}"
@@ -268,7 +268,7 @@ class GameScreen(Screen):
             return "Dealing..."
         if controller.is_person_turn():
             return f"{seat_name(player)} to move. {self.view.prompt()}".strip()
-        return f"{seat_name(player)} is thinking{dots}"
+        return f"{seat_name(player)} {self.info.seat_verb(player, 'is', 'are')} thinking{dots}"
 
     def _refresh_panel(self) -> None:
         controller = self.controller
@@ -309,7 +309,8 @@ class GameScreen(Screen):
 
     def _show_end(self) -> None:
         title = game_ending(self.view, self.controller.state.winners(), self.info.seat_name,
-                            solo=len(self.controller.seats) == 1, as_title=True)
+                            solo=len(self.controller.seats) == 1, as_title=True,
+                            plural=self.info.seat_names_plural)
         body = self.view.result_text()
         finished = self.controller.game.finished
         if finished is not None and len(self.controller.history) > self._moves_when_opened \
@@ -335,8 +336,7 @@ class GameScreen(Screen):
         seat = self._undoing_seat()
         if self.controller.undo(seat):
             self.close_modal(self.end)
-            who = self.info.seat_name(self.controller.current_player())
-            self.toast.show(f"{who}'s move taken back")
+            self.toast.show(f"{self.info.seat_possessive(self.controller.current_player())} move taken back")
         elif not self.controller.history:
             self.toast.show("nothing to undo yet", error=True)
         else:

@@ -393,7 +393,7 @@ class ReplayScreen(Screen):
         if replay.shown == replay.total and replay.total:
             if replay.is_over():
                 end = game_ending(self.view, replay.state.winners(), self.info.seat_name,
-                                  solo=len(replay.seats) == 1)
+                                  solo=len(replay.seats) == 1, plural=self.info.seat_names_plural)
                 text += f"\n\n{end} {self.view.result_text()}".rstrip()
             else:
                 text += "\n\nThe game was not finished here."

@@ -65,6 +65,7 @@ class GameInfo:
     #: setting names new_game accepts beyond those the settings' choices name (e.g. "size")
     extra_setting_names: tuple[str, ...] = ()
     seat_names: tuple[str, ...] = ()    # how the rules call the seats, e.g. ("Black", "White")
+    seat_names_plural: bool = False     # the seats are teams ("Ants"): "Ants win", "Ants' move"
     chance: bool = False                # chance nodes (shuffles, draws, dice resolved at once)
     outcomes: bool = False              # outcome nodes (physics, dice that roll on screen)
     hidden_information: bool = False    # some seat may not see everything
@@ -86,6 +87,15 @@ class GameInfo:
 
     def seat_name(self, seat: int) -> str:
         return self.seat_names[seat] if 0 <= seat < len(self.seat_names) else f"Player {seat + 1}"
+
+    def seat_possessive(self, seat: int) -> str:
+        """'Player 1's', 'Ants'' (a team's name ends in its plural s)."""
+        name = self.seat_name(seat)
+        return f"{name}'" if self.seat_names_plural and name.endswith("s") else f"{name}'s"
+
+    def seat_verb(self, seat: int, singular: str, plural: str) -> str:
+        """The verb as the seat's name takes it: 'Player 2 is thinking', 'Ants are thinking'."""
+        return plural if self.seat_names_plural and 0 <= seat < len(self.seat_names) else singular
 
     def setting_names(self) -> set[str]:
         """Every keyword new_game accepts."""

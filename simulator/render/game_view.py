@@ -151,11 +151,12 @@ class GameView:
 
 
 def game_ending(view: GameView, winners: list[int], seat_name: Callable[[int], str], solo: bool,
-                as_title: bool = False) -> str:
+                as_title: bool = False, plural: bool = False) -> str:
     """How a finished game is said, the same on the status line, the end screen and the replay:
     the view's own words where the winners' names do not say it (a team's loss), else the
     winners' names, else 'Game over' (no winner, or a solo game, which ends with a score).
-    `as_title`: the end screen's title ('Anna wins!'), otherwise a sentence ('Anna won.')."""
+    `as_title`: the end screen's title ('Anna wins!'), otherwise a sentence ('Anna won.');
+    `plural`: the seats are teams ('Ants win!')."""
     title = view.result_title()
     if title:
         return title if as_title else f"{title}."
@@ -163,5 +164,5 @@ def game_ending(view: GameView, winners: list[int], seat_name: Callable[[int], s
         return "Game over" if as_title else "Game over."
     names = " and ".join(seat_name(w) for w in winners)
     if as_title:
-        return f"{names} {'win' if len(winners) > 1 else 'wins'}!"
+        return f"{names} {'win' if len(winners) > 1 or plural else 'wins'}!"
     return f"{names} won."

@@ -30,7 +30,8 @@ def _view() -> type:
 GAME = register(Game(
     info=GameInfo("buddel_bande", "Buddel Bande", "Move the moles home, mind the dog.",
                   min_players=rules.MIN_PLAYERS, max_players=rules.MAX_PLAYERS, settings=_settings(),
-                  seat_names=tuple(clan.capitalize() for clan in rules.CLANS), menu_order=50,
+                  seat_names=tuple(clan.capitalize() for clan in rules.CLANS), seat_names_plural=True,
+                  menu_order=50,
                   chance=True, hidden_information=True),
     state_class=rules.BuddelState,
     create=_create,
