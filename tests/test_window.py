@@ -634,3 +634,17 @@ def test_nothing_runs_over_in_the_smallest_window(gui, private_home):
         assert body_bottom >= max(b.y + b.height for b in help_overlay.buttons)
     finally:
         _large(window)
+
+
+@pytest.mark.parametrize("game", ["bandu", "tanbo", "bandida", "bunko", "buddel_bande"])
+def test_no_new_game_caption_runs_under_its_buttons(gui, game):
+    window, app = gui
+    app.open_new_game(game)
+    screen = window.top
+    pump(window)
+    rows = [screen.count_row, *screen.seat_rows, *(row for _, row in screen.setting_rows)]
+    for row in rows:
+        if row.caption.visible and row.options:
+            first = min(b.x for b in row.options)
+            assert row.caption.x + row.caption.content_width < first, row.caption.text
+    app.show_menu()

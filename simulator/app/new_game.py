@@ -75,11 +75,12 @@ class _ChoiceRow:
         for button in self.options:
             button.set_visible(visible)
 
-    def place(self, x: float, y: float, width: float) -> float:
-        """Lay out from the top-left (x, y); returns the height used (`place` may stand rows
-        of buttons under each other when they do not fit one line)."""
+    def place(self, x: float, y: float, width: float, caption_width: float = 170) -> float:
+        """Lay out from the top-left (x, y), the buttons `caption_width` to the right; returns
+        the height used (`place` may stand rows of buttons under each other when they do not
+        fit one line)."""
         self.caption.position = (x, y - 18, 0)
-        left, right = x + 170, x + width
+        left, right = x + caption_width, x + width
         bx, by, rows = left, y - 36, 1
         for button in self.options:
             if bx > left and bx + button.width > right:
@@ -265,6 +266,9 @@ class NewGameScreen(Screen):
         self.blurb.position = (cx, height - top - 30, 0)
         x = max(30, cx - 480)
         row_width = min(960, width - 60)
+        # the buttons start right of the widest caption ("First player (seat)" ran under them)
+        rows = [self.count_row, *self.seat_rows, *(row for _, row in self.setting_rows)]
+        captions = max(170.0, max(row.caption.content_width for row in rows) + 18)
         ceiling = height - top - 50.0                 # rows show between the blurb and the buttons
         start_y = ceiling - 6.0
         y = start_y + self.scroll
@@ -277,11 +281,11 @@ class NewGameScreen(Screen):
             return row_top <= ceiling + 0.5 and row_bottom >= BUTTONS_TOP - 0.5
 
         if len(self.counts) > 1:
-            used = self.count_row.place(x, y, row_width)
+            used = self.count_row.place(x, y, row_width, captions)
             self.count_row.set_visible(shown(y, y - used + 14))
             y -= used
         for row in self.seat_rows:
-            used = row.place(x, y, row_width)
+            used = row.place(x, y, row_width, captions)
             row.set_visible(shown(y, y - used + 14))
             y -= used
         if self.seat_buttons:
@@ -292,11 +296,11 @@ class NewGameScreen(Screen):
                 button.place(x + (n % columns) * step, by)
                 button.set_visible(shown(by + button.height, by))
             y -= 36 * ((len(self.seat_buttons) + columns - 1) // columns) + 10
-        self.computer_note.position = (x + (0 if self.seat_buttons else 170), y + 2, 0)
+        self.computer_note.position = (x + (0 if self.seat_buttons else captions), y + 2, 0)
         self.computer_note.visible = shown(y + 14, y - 2)
         y -= 24
         for _, row in self.setting_rows:
-            used = row.place(x, y, row_width)
+            used = row.place(x, y, row_width, captions)
             row.set_visible(shown(y, y - used + 14))
             y -= used
         content = start_y + self.scroll - y           # the rows' whole height
