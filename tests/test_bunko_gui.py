@@ -284,3 +284,15 @@ def test_a_night_in_the_smallest_window_stays_legible(gui):
         window.set_size(1280, 800)
         window.dispatch_event("on_resize", 1280, 800)
         window.pump(1)
+
+
+def test_the_head_tables_title_is_whole(gui):
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    seats = [Seat(PERSON)] + [Seat(COMPUTER, "random")] * 7
+    screen = _start(app, window, seats, {"tables": 2})
+    view = screen.view
+    for drawing in view.tables:
+        assert drawing.title.x - drawing.title.content_width >= view.area[0]   # 'Table 1 (head)' was cut
+    assert view.tables[0].title.text == "Table 1 (head)"

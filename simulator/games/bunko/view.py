@@ -278,6 +278,7 @@ class _TableDrawing:
         batch = view.batch
         self.index = index
         self.spot = TableSpot(0, 0, 10)
+        self.left = 0.0                         # the view's left edge: nothing is drawn left of it
         self.shadow = sprite.Sprite(_Images.get("shadow"), batch=batch, group=G_TABLE_SHADOW)
         self.top = sprite.Sprite(_Images.get("table:head" if index == 0 else "table:plain"), batch=batch,
                                  group=G_TABLE)
@@ -296,8 +297,9 @@ class _TableDrawing:
         self.resting_key: Any = "unset"        # what the resting dice show (None: no roll yet)
         self.thrown_number = 0                  # the number of the roll whose dice were thrown here
 
-    def place(self, spot: TableSpot) -> None:
-        self.spot = spot
+    def place(self, spot: TableSpot, left: float) -> None:
+        """Lay the table out at `spot`; nothing of it left of `left` (the view's edge)."""
+        self.spot, self.left = spot, left
         r = spot.radius
         self.shadow.position = (spot.x + r * 0.06, spot.y - r * 0.09, 0)
         self.shadow.scale = r * 2.35 / 128
@@ -306,8 +308,7 @@ class _TableDrawing:
         small = r < SMALL_TABLE
         self.title.font_size = 10 if small else 13
         corner = r * 0.8 + spot.token_radius * 0.6
-        self.title.position = (spot.x - corner + spot.token_radius, spot.y + corner, 0)
-        self.title.anchor_x = "right"          # away from the north chair's token
+        self.place_title()
         plaque_w, plaque_h = (54.0, 34.0) if small else (72.0, 46.0)
         for team, (plaque, score, names) in enumerate(zip(self.plaques, self.scores, self.teams, strict=True)):
             px = spot.x - corner if team == 0 else spot.x + corner
@@ -327,6 +328,16 @@ class _TableDrawing:
         for die, (x, y) in zip(self.dice, self.rest, strict=True):
             die.place(x, y, size)
         self.resting_key = "unset"
+
+
+    def place_title(self) -> None:
+        """Above the table's top left, right-aligned (away from the north chair's token), but
+        never cut by the view's left edge ('Table 1 (head)' was)."""
+        spot = self.spot
+        corner = spot.radius * 0.8 + spot.token_radius * 0.6
+        self.title.anchor_x = "right"
+        self.title.position = (max(spot.x - corner + spot.token_radius, self.left + self.title.content_width),
+                               spot.y + corner, 0)
 
 
 class BunkoView(GameView):
@@ -429,7 +440,7 @@ class BunkoView(GameView):
         state = self.state
         self.spots = room_layout(state.tables, x + 8, y + 8, width - 16, height - 16)
         for drawing, spot in zip(self.tables, self.spots, strict=True):
-            drawing.place(spot)
+            drawing.place(spot, left=x + 8)
         top = y + height - 10
         self.banner.position = (x + 12, top - BANNER_HEIGHT + 14)
         self.banner.width, self.banner.height = width - 24, BANNER_HEIGHT - 18
@@ -561,6 +572,7 @@ class BunkoView(GameView):
             chairs = state.chairs[t]
             head = " (head)" if t == 0 and state.tables > 1 else ""
             drawing.title.text = f"Table {t + 1}{head}"
+            drawing.place_title()                                   # its width changed
             for team in (0, 1):
                 drawing.scores[team].text = str(state.scores[t][team])
                 drawing.teams[team].text = f"P{chairs[team] + 1} & P{chairs[team + 2] + 1}"
