@@ -296,3 +296,14 @@ def test_the_head_tables_title_is_whole(gui):
     for drawing in view.tables:
         assert drawing.title.x - drawing.title.content_width >= view.area[0]   # 'Table 1 (head)' was cut
     assert view.tables[0].title.text == "Table 1 (head)"
+
+
+def test_a_computer_player_is_said_to_roll_not_to_think(gui):
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    app.start_game("bunko", {}, [Seat(COMPUTER, "random")] * 3 + [Seat(PERSON)], seed=4)
+    screen = window.active_screen
+    screen.controller.computer_delay = 60.0            # Player 1 (a computer) is about to roll
+    assert screen.controller.current_player() == 0
+    assert screen._status().startswith("Player 1 is rolling")

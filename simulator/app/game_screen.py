@@ -268,7 +268,7 @@ class GameScreen(Screen):
             return "Dealing..."
         if controller.is_person_turn():
             return f"{seat_name(player)} to move. {self.view.prompt()}".strip()
-        return f"{seat_name(player)} {self.info.seat_verb(player, 'is', 'are')} thinking{dots}"
+        return f"{seat_name(player)} {self.info.seat_verb(player, 'is', 'are')} {self.view.computer_doing}{dots}"
 
     def _refresh_panel(self) -> None:
         controller = self.controller

@@ -43,6 +43,8 @@ class GameView:
     rules_summary: str = ""
     #: (key, what it does) pairs of the game's own mouse and keys, listed in the help overlay
     controls: tuple[tuple[str, str], ...] = ()
+    #: what the status says a computer player is doing on its turn ('Player 2 is thinking')
+    computer_doing: str = "thinking"
 
     def __init__(self, context: ViewContext) -> None:
         self.context = context

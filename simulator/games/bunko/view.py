@@ -341,6 +341,7 @@ class _TableDrawing:
 
 
 class BunkoView(GameView):
+    computer_doing = "rolling"               # a computer player only rolls: it does not think
     rules_summary = (
         "Four players at each table, partners opposite (south-north against west-east). A night "
         "is 6 rounds per set; in round r of a set the target is r.\n"
