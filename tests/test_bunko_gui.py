@@ -307,3 +307,18 @@ def test_a_computer_player_is_said_to_roll_not_to_think(gui):
     screen.controller.computer_delay = 60.0            # Player 1 (a computer) is about to roll
     assert screen.controller.current_player() == 0
     assert screen._status().startswith("Player 1 is rolling")
+
+
+def test_a_bunko_word_is_replaced_by_the_next_and_goes_sooner_at_instant_pace(gui):
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+    from simulator.games.bunko.view import FLASH_SECONDS
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON)] + [Seat(COMPUTER, "random")] * 3, {"pace": "instant"})
+    view = screen.view
+    view._flash("BUNKO!", view.spots[0], (255, 214, 90, 255))
+    view._flash("BUNKO!", view.spots[0], (255, 214, 90, 255))
+    assert len(view.flashes) == 1                      # not one word over another
+    screen.controller.computer_delay = 60.0            # nothing else happens meanwhile
+    view.update(FLASH_SECONDS["instant"] + 0.05)
+    assert view.flashes == [] and FLASH_SECONDS["instant"] < FLASH_SECONDS["normal"]

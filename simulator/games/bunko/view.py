@@ -55,7 +55,7 @@ TOKEN_TEXTURE = 96
 FELT = (38, 104, 70)
 HEAD_FELT = (118, 34, 42)
 BANNER_HEIGHT = 78.0
-FLASH_SECONDS = 1.8
+FLASH_SECONDS = {"normal": 1.8, "fast": 1.2, "instant": 0.8}   # a big word over a table
 SMALL_TABLE = 90.0                                    # below this radius, no names at the chairs
 
 
@@ -542,6 +542,9 @@ class BunkoView(GameView):
             self._flash("BUNKO!", self.spots[state.last_table], (255, 214, 90, 255))
 
     def _flash(self, text: str, spot: TableSpot, colour: tuple[int, int, int, int]) -> None:
+        for earlier, _ in self.flashes:           # one at a time: a new roll's word replaces the last
+            earlier.delete()
+        self.flashes = []
         flash = label(text, spot.x, spot.y + spot.radius * 0.35, size=max(14.0, spot.radius * 0.2),
                       batch=self.batch, group=G_FLASH, bold=True, serif=True, anchor_x="center",
                       anchor_y="center", color=colour)
@@ -755,13 +758,14 @@ class BunkoView(GameView):
             else:
                 self.bell.show(28.0 * math.sin(t * math.pi * 7) * (1 - t), True, 1 - t)
         still = []
+        lasts = FLASH_SECONDS.get(state.pace, FLASH_SECONDS["normal"])
         for flash, age in self.flashes:
             age += dt
-            if age >= FLASH_SECONDS:
+            if age >= lasts:
                 flash.delete()
                 continue
-            flash.opacity = int(255 * min(1.0, 3 * (1 - age / FLASH_SECONDS)))
-            flash.y += dt * 14
+            flash.opacity = int(255 * min(1.0, 3 * (1 - age / lasts)))
+            flash.y += dt * 14 * FLASH_SECONDS["normal"] / lasts      # rises as far at every pace
             still.append((flash, age))
         self.flashes = still
         self._animate_throw(state)
