@@ -327,3 +327,17 @@ def test_a_team_wins_in_the_plural(x_display):
 
     assert game_ending(Plain(), [0], lambda s: "Ants", solo=False, as_title=True, plural=True) == "Ants win!"
     assert game_ending(Plain(), [0], lambda s: "Anna", solo=False, as_title=True) == "Anna wins!"
+
+
+@pytest.mark.gui
+@pytest.mark.parametrize("game", ["bandu", "tanbo", "bandida", "bunko", "buddel_bande"])
+def test_the_help_names_each_key_once(gui, game):
+    from simulator.core import registry
+    from simulator.core.controller import PERSON, Seat
+
+    window, app = gui
+    app.start_game(game, {}, [Seat(PERSON)] * registry.get_game(game).info.default_players, seed=1)
+    body = window.top.help.text
+    keys = [line[:14].strip() for line in body.split("RULES IN SHORT")[0].splitlines()[1:] if line.strip()]
+    assert len(keys) == len(set(keys)), keys          # Buddel Bande had 'Tab, Enter' twice
+    app.show_menu()

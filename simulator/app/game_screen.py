@@ -84,7 +84,9 @@ class GameScreen(Screen):
         self.buttons += [self.undo_button, self.save_button, self.load_button, self.help_button,
                          self.menu_button]
 
-        keys = "\n".join(f"{k:<14} {v}" for k, v in (*self.view.controls, *COMMON_KEYS))
+        own = {k for k, _ in self.view.controls}         # a game's own meaning of a key wins
+        keys = "\n".join(f"{k:<14} {v}" for k, v in (*self.view.controls,
+                                                        *(c for c in COMMON_KEYS if c[0] not in own)))
         self.help = self._overlay(f"{self.info.title}: keys and rules",
                                   f"KEYS\n{keys}\n\nRULES IN SHORT\n{self.view.rules_summary}", width=720)
         self.help.body.font_name = ["DejaVu Sans Mono", "monospace"]

@@ -6,6 +6,7 @@ mouse handling is hit-testing in window pixels.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Literal
 
@@ -280,7 +281,9 @@ class Overlay:
         self.body.font_size = self.body_size
         self.body.text = self.text
         while self.body.font_size > MIN_BODY_SIZE and self.body.content_height > room:
-            self.body.font_size -= 0.5          # a long text in a small window: smaller, ...
+            # a long text in a small window: smaller (in whole points: at half points the
+            # monospaced help lost the tops of its letters), ...
+            self.body.font_size = max(MIN_BODY_SIZE, math.ceil(self.body.font_size) - 1)
         self.pages = self._paginate(room - 18) if self.body.content_height > room else [self.text]
         self.page = min(self.page, len(self.pages) - 1)
         self.body.text = self.pages[self.page]  # ... and in pages when still too long, never cut
