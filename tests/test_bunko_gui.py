@@ -322,3 +322,49 @@ def test_a_bunko_word_is_replaced_by_the_next_and_goes_sooner_at_instant_pace(gu
     screen.controller.computer_delay = 60.0            # nothing else happens meanwhile
     view.update(FLASH_SECONDS["instant"] + 0.05)
     assert view.flashes == [] and FLASH_SECONDS["instant"] < FLASH_SECONDS["normal"]
+
+
+def test_five_tables_in_a_small_window_do_not_overlap(gui):
+    """20 players at 800 x 560: the four small tables in one row ran into each other (their
+    chairs, plaques and records); they go in two rows, and a tiny table's plaques keep clear
+    of its south chair."""
+    import itertools
+
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+    from simulator.games.bunko.view import room_layout
+
+    spots = room_layout(5, 0, 0, 460, 540)
+    for a, b in itertools.combinations(spots, 2):
+        reach = a.radius + b.radius + 2 * (a.token_radius + b.token_radius)
+        assert (a.x - b.x) ** 2 + (a.y - b.y) ** 2 >= reach ** 2
+    wide = room_layout(5, 0, 0, 920, 780)                   # a big window: one row, as before
+    assert len({round(s.y) for s in wide[1:]}) == 1
+    window, app = gui
+    window.set_size(800, 560)
+    window.dispatch_event("on_resize", 800, 560)
+    try:
+        screen = _start(app, window, [Seat(PERSON)] + [Seat(COMPUTER, "random")] * 19, {"tables": 5})
+        view = screen.view
+        window.pump(2)
+        for t, drawing in enumerate(view.tables):
+            sx, sy = view.spots[t].chair(0)
+            reach = view.spots[t].token_radius
+            for plaque in drawing.plaques:            # the south chair's token not under a plaque
+                nearest_x = min(max(sx, plaque.x), plaque.x + plaque.width)
+                nearest_y = min(max(sy, plaque.y), plaque.y + plaque.height)
+                assert (sx - nearest_x) ** 2 + (sy - nearest_y) ** 2 >= reach ** 2
+
+        def box(name):                                # anchored at its centre
+            w, h = name.content_width, name.content_height
+            return name.x - w / 2, name.y - h / 2, name.x + w / 2, name.y + h / 2
+
+        state = screen.controller.state
+        for a, b in itertools.combinations(range(state.players), 2):
+            if state.table_of(a)[0] == state.table_of(b)[0] or not view.names[a].text:
+                continue
+            (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = box(view.names[a]), box(view.names[b])
+            assert ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0, (a, b)   # records apart
+    finally:
+        window.set_size(1280, 800)
+        window.dispatch_event("on_resize", 1280, 800)
+        window.pump(1)

@@ -56,6 +56,7 @@ FELT = (38, 104, 70)
 HEAD_FELT = (118, 34, 42)
 BANNER_HEIGHT = 78.0
 FLASH_SECONDS = {"normal": 1.8, "fast": 1.2, "instant": 0.8}   # a big word over a table
+MIN_TABLE_CELL = 170.0                                # narrower: the other tables go in two rows
 SMALL_TABLE = 90.0                                    # below this radius, no names at the chairs
 
 
@@ -176,14 +177,23 @@ def room_layout(tables: int, x: float, y: float, width: float, height: float) ->
         small = _fit_radius(other_cell / 2, height / 2, head * 0.85)
         return [TableSpot(x + head_cell / 2, y + height / 2, head, head_cell),
                 TableSpot(x + head_cell + other_cell / 2, y + height / 2, small, other_cell)]
-    top = height * 0.56
+    others = tables - 1
+    # the others in one row; where that leaves each too narrow for its plaques and records
+    # (a small window, 4 or 5 tables), in two rows under a head table given less height
+    rows = 2 if others >= 3 and width / others < MIN_TABLE_CELL else 1
+    top = height * (0.56 if rows == 1 else 0.42)
     bottom = height - top
     head = _fit_radius(width / 2 - side, top / 2)
     spots = [TableSpot(x + width / 2, y + bottom + top / 2, head, width)]
-    others = tables - 1
-    cell = width / others
-    small = _fit_radius(cell / 2, bottom / 2, head * 0.8)
-    spots += [TableSpot(x + cell * (i + 0.5), y + bottom / 2, small, cell) for i in range(others)]
+    per_row = -(-others // rows)
+    row_height = bottom / rows
+    cell = width / per_row
+    small = _fit_radius(cell / 2, row_height / 2, head * 0.8)
+    for i in range(others):
+        row, column = divmod(i, per_row)
+        in_row = min(per_row, others - row * per_row)
+        left = x + (width - in_row * cell) / 2              # a shorter last row is centred
+        spots.append(TableSpot(left + cell * (column + 0.5), y + bottom - row_height * (row + 0.5), small, cell))
     return spots
 
 
@@ -310,15 +320,18 @@ class _TableDrawing:
         corner = r * 0.8 + spot.token_radius * 0.6
         self.place_title()
         plaque_w, plaque_h = (54.0, 34.0) if small else (72.0, 46.0)
+        if r < 45:                             # a tiny table (many tables, a small window):
+            plaque_w, plaque_h = r * 1.4, r * 0.9   # plaques it can hold, clear of its south chair
         for team, (plaque, score, names) in enumerate(zip(self.plaques, self.scores, self.teams, strict=True)):
-            px = spot.x - corner if team == 0 else spot.x + corner
+            out = max(corner, plaque_w / 2 + spot.token_radius + 2)   # clear of the south chair
+            px = spot.x - out if team == 0 else spot.x + out
             py = spot.y - corner
             plaque.position = (px - plaque_w / 2, py - plaque_h / 2)
             plaque.width, plaque.height = plaque_w, plaque_h
             score.position = (px, py + (3 if not small else 2), 0)
-            score.font_size = 14 if small else 19
+            score.font_size = min(14 if small else 19, plaque_h * 0.42)
             names.position = (px, py - plaque_h / 2 + (6 if small else 8), 0)
-            names.font_size = 6.5 if small else 8
+            names.font_size = min(6.5 if small else 8, plaque_h * 0.2)
         self.caption.position = (spot.x, spot.y - r * (0.42 if not small else 0.36), 0)
         self.caption.font_size = max(7.5, min(15.0, r * 0.075))
         size = spot.die_size
