@@ -368,3 +368,41 @@ def test_five_tables_in_a_small_window_do_not_overlap(gui):
         window.set_size(1280, 800)
         window.dispatch_event("on_resize", 1280, 800)
         window.pump(1)
+
+
+def test_the_score_sheet_fits_a_small_window(gui):
+    """At 800 x 560 the sheet's columns ran into each other ('WinsLossesBunkos', names over
+    'Computer, ghost') and the colour chips hung out of the paper."""
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    window.set_size(800, 560)
+    window.dispatch_event("on_resize", 800, 560)
+    try:
+        screen = _start(app, window, [Seat(PERSON)] + [Seat(COMPUTER, "random")] * 7, {"tables": 2})
+        view = screen.view
+        view.sheet_visible = True
+        view._build_sheet()
+        panel = view.sheet_panel
+        left, right = panel.x, panel.x + panel.width
+
+        def span(item):
+            if hasattr(item, "content_width"):
+                w = item.content_width
+                x0 = {"left": item.x, "center": item.x - w / 2, "right": item.x - w}[item.anchor_x]
+                return x0, x0 + w
+            return item.x - item.radius, item.x + item.radius      # a chip
+        for item in view.sheet_labels + [m for m in view.sheet_marks if hasattr(m, "radius")]:
+            x0, x1 = span(item)
+            assert left <= x0 and x1 <= right, getattr(item, "text", "chip")
+        rows: dict[float, list] = {}
+        for item in view.sheet_labels:
+            if item.text:
+                rows.setdefault(round(item.y), []).append(span(item))
+        for spans in rows.values():                              # no two texts of a row touch
+            spans.sort()
+            assert all(a[1] < b[0] for a, b in zip(spans, spans[1:], strict=False)), spans
+    finally:
+        window.set_size(1280, 800)
+        window.dispatch_event("on_resize", 1280, 800)
+        window.pump(1)

@@ -712,10 +712,14 @@ class BunkoView(GameView):
                  f"Score sheets after {done} round{'s' if done != 1 else ''}")
         self.sheet_labels.append(label(title, px + 24, py + panel_h - 34, size=17, batch=self.batch,
                                        group=G_SHEET_TEXT, bold=True, serif=True, color=dark))
-        columns: list[tuple[str, float, AnchorX]] = [("#", 36, "right"), ("Player", 52, "left"), ("", 150, "left"), ("Wins", 330, "right"),
-                   ("Losses", 400, "right"), ("Bunkos", 475, "right"), ("Points", 550, "right"),
-                   ("Table", 610, "right")]
         scale = panel_w / 640.0
+        compact = scale < 0.85                 # a small window: short headings, no 'who' column
+        columns: list[tuple[str, float, AnchorX]] = (
+            [("#", 46, "right"), ("Player", 60, "left"), ("W", 320, "right"), ("L", 385, "right"),
+             ("B", 450, "right"), ("Pts", 525, "right"), ("Table", 615, "right")] if compact else
+            [("#", 36, "right"), ("Player", 52, "left"), ("", 150, "left"), ("Wins", 330, "right"),
+             ("Losses", 400, "right"), ("Bunkos", 475, "right"), ("Points", 550, "right"),
+             ("Table", 610, "right")])
         head_y = py + panel_h - 66
         for text, cx, anchor in columns:
             self.sheet_labels.append(label(text, px + cx * scale, head_y, size=10.5, batch=self.batch,
@@ -731,19 +735,22 @@ class BunkoView(GameView):
             sheet = state.sheet(seat)
             table = state.table_of(seat)[0] + 1
             who = seats[seat].describe()
-            values = [str(places[seat]), info.seat_name(seat), who, str(sheet["wins"]), str(sheet["losses"]),
-                      str(sheet["bunkos"]), str(sheet["points"]), "" if over else str(table)]
+            values = [str(places[seat]), info.seat_name(seat), *([] if compact else [who]), str(sheet["wins"]),
+                      str(sheet["losses"]), str(sheet["bunkos"]), str(sheet["points"]), "" if over else str(table)]
             size = max(8.5, min(12.0, row_h * 0.5))
             for (_, cx, anchor), value in zip(columns, values, strict=True):
                 self.sheet_labels.append(label(value, px + cx * scale, ry, size=size, batch=self.batch,
                                                group=G_SHEET_TEXT, color=dark, anchor_x=anchor,
                                                bold=places[seat] == 1 and over))
-            chip = shapes.Circle(px + 30 * scale - 22, ry + size * 0.35, size * 0.45,
+            chip = shapes.Circle(max(px + 10, px + 30 * scale - 22), ry + size * 0.35, size * 0.45,
                                  color=seat_colour(seat), batch=self.batch, group=G_SHEET_TEXT)
             self.sheet_marks.append(chip)
-        note = "ranked by wins, then bunkos, then points · S hides this sheet"
-        self.sheet_labels.append(label(note, px + 24, py + 16, size=9.5, batch=self.batch, group=G_SHEET_TEXT,
-                                       color=(110, 90, 64, 255)))
+        note = ("W wins, L losses, B bunkos; ranked by W, B, points" if compact else
+                "ranked by wins, then bunkos, then points · S hides this sheet")
+        note_label = label("", px + 24, py + 16, size=9.5, batch=self.batch, group=G_SHEET_TEXT,
+                           color=(110, 90, 64, 255))
+        fit_width(note_label, note, panel_w - 40)
+        self.sheet_labels.append(note_label)
 
     # --- clock ------------------------------------------------------------------------------------------
     def update(self, dt: float) -> None:
