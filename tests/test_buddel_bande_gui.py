@@ -277,3 +277,16 @@ def test_the_game_plays_on_in_a_small_window(gui):
         window.set_size(1280, 800)
         window.dispatch_event("on_resize", 1280, 800)
         window.pump(1)
+
+
+def test_the_log_keeps_inside_its_box(gui):
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "random"), Seat(COMPUTER, "random")])
+    view = screen.view
+    long = "Worms (computer): dog or any mole + flower; ran the medium mole from the haystack to hole 5, looked under it."
+    view.log = [long, long.replace("Worms", "Ants"), "Ladybirds: large mole + leaf; ran the large mole from hole 2 to hole 9."]
+    view._fit_log()
+    assert view.log_label.content_height <= view.log_box.height - 12     # it ran onto the meadow
+    assert view.log_label.text.endswith("to hole 9.")                      # the newest turn stays

@@ -488,6 +488,7 @@ class BuddelView(GameView):
         self.log_label.position = (lx + 10, ly - 8, 0)
         self.log_label.width = int(0.57 * unit - 20)
         self.log_label.font_size = max(7.0, unit * 0.0165)
+        self._fit_log()
         self.drawn = None
         self.dog_drawn = None
         self.sync()
@@ -523,7 +524,7 @@ class BuddelView(GameView):
                 who += " (computer)"
             self.log = (self.log + [turn_sentence(state, who)])[-LOG_LINES:]
             self._turns_seen = state.turns
-        self.log_label.text = "\n".join(self.log) or "Each turn is told here."
+        self._fit_log()
         self._sync_dice(state)
         self._sync_pieces(state)
         self._sync_card(state)
@@ -613,6 +614,14 @@ class BuddelView(GameView):
             pull = 1.0 - math.exp(-MOLE_GLIDE * 0.7 * dt)
             self.dog_drawn = (tx, ty) if abs(tx - x) + abs(ty - y) < 0.5 else (x + (tx - x) * pull, y + (ty - y) * pull)
             self._place_dog(*self.dog_drawn)
+
+    def _fit_log(self) -> None:
+        """The last turns that fit in the log's box, the newest always (older ones drop first)."""
+        shown = list(self.log)
+        self.log_label.text = "\n".join(shown) or "Each turn is told here."
+        while len(shown) > 1 and self.log_label.content_height > self.log_box.height - 12:
+            shown = shown[1:]
+            self.log_label.text = "\n".join(shown)
 
     # --- the action card --------------------------------------------------------------------------
     def _person_to_act(self) -> bool:
