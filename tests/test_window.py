@@ -240,6 +240,8 @@ def test_saved_games_scroll_say_who_and_when_and_delete(gui, private_home):
     assert len(screen.entries) == 14
     assert "against the computer (strong)" in screen.entries[0].text.text
     assert "today" in screen.summaries[0].detail
+    for detail, summary in zip(screen.details, screen.summaries, strict=True):
+        assert detail.text == summary.detail                   # whole at this width ('autos…')
     shown = [e for e in screen.entries if e.visible]
     assert 0 < len(shown) < 14 and screen.position_note.text
     press(window, key.PAGEDOWN)

@@ -91,8 +91,14 @@ class SavedGamesScreen(ScrollingListScreen):
         self.empty.position = (cx, height / 2, 0)
         top = height - 130
         self.fit_rows(top, 100)
-        list_width = min(900, width - 40)
+        list_width = min(1000, width - 40)
         x = cx - list_width / 2
+        # the titles take what the longest needs (at most half), the details the rest
+        # ('move 30 · today 23:49:40 · autosave' lost its last word)
+        for entry, summary in zip(self.entries, self.summaries, strict=True):
+            entry.text.text = summary.title                  # whole, to measure (cut below)
+        needed = max((e.text.content_width for e in self.entries), default=0.0) + 40
+        title_width = min(list_width * 0.5, max(list_width * 0.35, needed))
         rows = zip(self.entries, self.details, self.replays, self.deletes, strict=True)
         for n, (entry, detail, replay, delete) in enumerate(rows):
             shown = self.shows(n)
@@ -101,7 +107,6 @@ class SavedGamesScreen(ScrollingListScreen):
             detail.visible = shown
             if shown:
                 y = self.row_y(top, n)
-                title_width = list_width * 0.5
                 entry.place(x, y, width=title_width)
                 fit_width(entry.text, self.summaries[n].title, title_width - 20)
                 detail.position = (x + title_width + 14, y + 23, 0)
