@@ -230,6 +230,11 @@ def test_saved_games_scroll_say_who_and_when_and_delete(gui, private_home):
         c = TurnController("tanbo", {"width": 5, "height": 7}, [Seat(PERSON), Seat(COMPUTER, "mcts:strong")],
                            seed=n)
         c.save(saves / f"tanbo-{n:02d}.json")
+    autosaved = TurnController("tanbo", {"width": 5, "height": 7}, [Seat(PERSON), Seat(PERSON)], seed=99)
+    for _ in range(12):
+        autosaved.submit(autosaved.state.legal_actions()[0])
+    (private_home / "autosaves").mkdir(parents=True, exist_ok=True)
+    autosaved.save(private_home / "autosaves" / "tanbo-2026-12-01-000000.json")   # '... · autosave'
     (saves / ".save-crashed.json").write_text("{")          # a temporary file left by a crash
     (saves / "dangling.json").symlink_to(saves / "nowhere.json")
     (saves / "folder.json").mkdir()
@@ -237,8 +242,9 @@ def test_saved_games_scroll_say_who_and_when_and_delete(gui, private_home):
     app.open_saved_games()
     screen = window.top
     pump(window)
-    assert len(screen.entries) == 14
-    assert "against the computer (strong)" in screen.entries[0].text.text
+    assert len(screen.entries) == 15
+    assert any("autosave" in summary.detail for summary in screen.summaries)
+    assert any("against the computer (strong)" in e.text.text for e in screen.entries)
     assert "today" in screen.summaries[0].detail
     for detail, summary in zip(screen.details, screen.summaries, strict=True):
         assert detail.text == summary.detail                   # whole at this width ('autos…')
@@ -250,7 +256,7 @@ def test_saved_games_scroll_say_who_and_when_and_delete(gui, private_home):
     click_on(window, screen.deletes[-1])
     assert screen.confirm.visible and victim.exists()
     click_on(window, button_named(screen, "Delete"))
-    assert not victim.exists() and len(screen.entries) == 13
+    assert not victim.exists() and len(screen.entries) == 14
 
 
 def test_a_long_list_of_records_scrolls_and_the_focus_stays_in_view(gui, private_home):
