@@ -88,6 +88,7 @@ def test_a_finished_save_steps_scrubs_plays_and_stays_untouched(gui, private_hom
     press(window, key.RIGHT)                                         # nothing after the end
     assert replay.shown == total
     screen.toast.show("a message from before", error=True)
+    assert screen.toast.box.opacity == 255                # opaque: no text shows through it
     press(window, key.F1)                     # the help opens: the message goes, not glare over it
     assert screen.help.visible and screen.toast.message == "" and screen.toast.box.opacity == 0
     press(window, key.F1)

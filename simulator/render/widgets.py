@@ -172,7 +172,7 @@ class Toast:
     clipped): at the bottom of most screens, in the side panel of a game."""
 
     def __init__(self, batch: Batch) -> None:
-        self.box = shapes.RoundedRectangle(0, 0, 10, 36, radius=8, segments=6, color=(20, 20, 20, 225),
+        self.box = shapes.RoundedRectangle(0, 0, 10, 36, radius=8, segments=6, color=(20, 20, 20, 255),
                                            batch=batch, group=TOAST)
         self.text = label("", size=12.5, batch=batch, group=TOP, anchor_x="center", anchor_y="bottom",
                           multiline=True, width=400, align="center")
@@ -224,7 +224,7 @@ class Toast:
             self._set_alpha(min(1.0, max(0.0, self.remaining / 0.6)))
 
     def _set_alpha(self, alpha: float) -> None:
-        self.box.opacity = int(225 * alpha)
+        self.box.opacity = int(255 * alpha)      # opaque: no text shows through it
         r, g, b, _ = self.text.color
         self.text.color = (r, g, b, int(255 * alpha))
 
