@@ -341,3 +341,22 @@ def test_the_help_names_each_key_once(gui, game):
     keys = [line[:14].strip() for line in body.split("RULES IN SHORT")[0].splitlines()[1:] if line.strip()]
     assert len(keys) == len(set(keys)), keys          # Buddel Bande had 'Tab, Enter' twice
     app.show_menu()
+
+
+def test_the_remembered_new_game_choices_survive_any_file(private_home):
+    from simulator.app import last_choices
+
+    path = private_home / last_choices.FILE_NAME
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for broken in ("[" * 100_000 + "]" * 100_000, "null", '{"tanbo": 5}',
+                   '{"tanbo": {"players": true, "seats": "x", "settings": [1]}}'):
+        path.write_text(broken)
+        assert last_choices.load("tanbo") == (None, [], {})
+    path.write_bytes(b"\xff\xfe")
+    assert last_choices.load("tanbo") == (None, [], {})
+    last_choices.store("tanbo", 2, ["Person", "Easy"], {"size": "11 x 11"})   # replaces the junk
+    assert last_choices.load("tanbo") == (2, ["Person", "Easy"], {"size": "11 x 11"})
+    path.unlink()
+    path.mkdir()                                          # not a file: nothing, and no error
+    last_choices.store("tanbo", 2, ["Person"], {})
+    assert last_choices.load("tanbo") == (None, [], {})

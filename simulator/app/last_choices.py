@@ -25,7 +25,7 @@ def _read_all() -> dict[str, Any]:
         if not path.is_file() or path.stat().st_size > MAX_BYTES:
             return {}
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
 
