@@ -406,3 +406,18 @@ def test_the_score_sheet_fits_a_small_window(gui):
         window.set_size(1280, 800)
         window.dispatch_event("on_resize", 1280, 800)
         window.pump(1)
+
+
+def test_hovering_a_player_says_their_table_and_partner_first(gui):
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON)] + [Seat(COMPUTER, "random")] * 7, {"tables": 2})
+    view = screen.view
+    x, y = view.token_xy[5]
+    window.dispatch_event("on_mouse_motion", x, y, 0, 0)
+    window.pump(1)
+    table, chair = screen.controller.state.table_of(5)
+    partner = screen.controller.state.chairs[table][(chair + 2) % 4]
+    assert view.hint.startswith(f"Player 6: table {table + 1}, partner Player {partner + 1}")
+    assert f"table {table + 1}" in screen.hint.text          # shown, even in a full panel

@@ -891,10 +891,10 @@ class BunkoView(GameView):
             sheet = state.sheet(seat)
             table, chair = state.table_of(seat)
             partner = state.chairs[table][(chair + 2) % 4]
-            self.hint = (f"Player {seat + 1} ({self.controller.seats[seat].describe()}): "
+            # where and with whom first, then the sheet: a full panel leaves the hint a line or two
+            self.hint = (f"Player {seat + 1}: table {table + 1}, partner Player {partner + 1}; "
                          f"{sheet['wins']} won, {sheet['losses']} lost, {sheet['bunkos']} bunko"
-                         f"{'s' if sheet['bunkos'] != 1 else ''}, {sheet['points']} points; "
-                         f"table {table + 1}, partner Player {partner + 1}")
+                         f"{'s' if sheet['bunkos'] != 1 else ''}, {sheet['points']} points")
         elif self.hovering and self._roll_refusal() is None:
             self.hint = f"Click or press Space: Player {state.roller_seat() + 1} rolls for {state.target}s"
         elif self.hovering:
