@@ -171,3 +171,38 @@ def test_after_a_chain_tower_falls_the_referee_holds_only_the_standing_towers():
         assert len(referee.world.bodies()) == len(state.towers[0])
     finally:
         referee.close()
+
+
+def test_a_fallen_solo_towers_pieces_are_reported_lying_where_the_collapse_ends():
+    """The poses a fall reports for its tower are where the collapse ends, not a moment of it:
+    they were read half a second after the fall began, and stood up again there the pieces
+    fell on by 27 cm (a piece still in the air)."""
+    import math
+    import random as random_module
+
+    from simulator.physics.bench import TALL_NARROW
+    from simulator.physics.world import World
+
+    state = new_game(players=1, variant="solo")
+    referee = PhysicsReferee(settle_seconds=2.0)
+    rng = random_module.Random(0)
+    try:     # a tall narrow column, then a slab 25 mm off its axis: the whole column tips
+        for piece, x_mm in [(p, 0.0) for p in TALL_NARROW[:7]] + [("slab-square", 25.0)]:
+            state.apply(state.action_from_str(f"takes {piece}"))
+            state.apply(Place(piece, x_mm, 0.0))
+            outcome = referee.resolve(state, rng)
+            state.apply(outcome)
+            if outcome.fallen:
+                break
+    finally:
+        referee.close()
+    assert not state.alive[0] and len(state.towers[0]) == 9
+    with World() as world:          # stood up again where they are said to lie
+        bodies = {piece: world.add_piece(piece, tuple(v / 1000 for v in state.came_down[piece][:3]),
+                                         tuple(state.came_down[piece][3:]), clear_overlap=False)
+                  for piece in state.towers[0]}
+        start_at = {piece: world.pose(body)[0] for piece, body in bodies.items()}
+        world.step(240)
+        moved = {piece: 1000 * math.dist(start_at[piece], world.pose(body)[0])
+                 for piece, body in bodies.items()}
+    assert max(moved.values()) < 20.0, moved               # the collapse was over (a barrel may roll)

@@ -182,14 +182,22 @@ class PhysicsReferee:
                          watch=[self.bodies[p] for p in self.towers[seat]], after_chunk=self._record)
         self._record(force=True)
 
-    def _show_aftermath(self) -> None:
-        """After a fall, simulate the collapse on for the view, then put the world back."""
+    def _aftermath(self, seat: int | None) -> dict[str, Pose]:
+        """After a fall, the collapse simulated on (recorded for a view that watches) until the
+        pieces lie still or AFTERMATH_SECONDS have passed: where the fallen `seat`'s pieces came
+        down (None: no seat of its own fell, only the view is shown the collapse). The world is
+        then put back, so a verdict never depends on whether someone watched."""
         world = self.world
-        if self._timeline is None or world is None:
-            return
+        assert world is not None
+        watched = self._timeline is not None
+        if seat is None and not watched:
+            return {}
         snapshot = world.save_state()
-        world.settle(AFTERMATH_SECONDS, after_chunk=self._record)
+        world.settle(AFTERMATH_SECONDS, after_chunk=self._record if watched else None)
+        came_down = ({pose[0]: pose for pose in self._poses() if pose[0] in self.towers[seat]}
+                     if seat is not None else {})
         world.restore_state(snapshot)
+        return came_down
 
     def _placement(self, state: BanduState, seat: int, place: Place, rng: random.Random) -> Settled:
         world = self.world
@@ -208,13 +216,13 @@ class PhysicsReferee:
         if self._fallen(seat):
             self._settle(0.5, None)                   # let the fall reach the neighbours
         fallen = tuple(s for s in range(state.players) if self.towers[s] and self._fallen(s))
-        if fallen:
-            self._show_aftermath()
+        came_down = self._aftermath(seat if seat in fallen else None) if fallen else {}
         for struck in fallen:
             if struck != seat:                        # rebuilt as it stood before the placement
                 for piece in self.towers[struck]:
                     world.set_pose(self.bodies[piece], *before[piece])
-        poses = self._poses()          # a fallen tower's pieces where they came down included
+        # a fallen tower's pieces where they came down (a solo game's replay draws them)
+        poses = tuple(came_down.get(pose[0], pose) for pose in self._poses())
         if seat in fallen:
             self._take_off(seat)
         return Settled(fallen, poses)
@@ -227,9 +235,8 @@ class PhysicsReferee:
         self._record(force=True)
         self._settle(self.settle_seconds, seat)
         fallen = (seat,) if self._fallen(seat) else ()
-        if fallen:
-            self._show_aftermath()
-        poses = self._poses()
+        came_down = self._aftermath(seat) if fallen else {}
+        poses = tuple(came_down.get(pose[0], pose) for pose in self._poses())
         if fallen:
             self._take_off(seat)
         return Settled(fallen, poses)
