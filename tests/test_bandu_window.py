@@ -242,6 +242,8 @@ def test_settings_the_game_refuses_are_said_and_the_new_game_screen_stays(gui):
     window.pump(2)
     assert window.top is screen and screen.title == "new game"
     assert "first player must sit at one of the 2 seats" in screen.toast.message
+    from simulator.app import last_choices
+    assert last_choices.load("bandu") == (None, [], {})         # what the game refused is not kept
 
     def variant():
         row = next(row for setting, row in screen.setting_rows if setting.name == "variant")
@@ -254,6 +256,11 @@ def test_settings_the_game_refuses_are_said_and_the_new_game_screen_stays(gui):
     assert screen.players() == 2 and variant() == "Standard"
     click_on(window, next(b for b in screen.count_row.options if b.text.text == "1"))
     assert variant() == "Solo (one player)"                      # one player: the solo game
+    click_on(window, button_named(screen, "Chain (a seeded list)"))  # a chain game alone
+    assert screen.players() == 1 and variant() == "Chain (a seeded list)"
+    click_on(window, count_two)
+    click_on(window, next(b for b in screen.count_row.options if b.text.text == "1"))
+    assert variant() == "Chain (a seeded list)"                  # stays what the person chose
 
 
 def test_a_solo_attempt_is_stored_in_the_records_and_replays(gui, private_home):
@@ -278,7 +285,9 @@ def test_a_solo_attempt_is_stored_in_the_records_and_replays(gui, private_home):
     assert screen.end.title.text == "Game over"
     assert "Score: 1 piece standing." in screen.end.body.text
     assert view.tower_poses["ball"][0][2] < 0.05          # drawn where it came down, on the table
-    assert screen.toast.text.text == "The tower fell."    # alone: not 'Player 1 is out'
+    # alone: not 'Player 1 is out' (the end screen opens at once and takes the message away)
+    assert view.describe_move(controller.history[-1].action) == "the tower fell"
+    assert screen.toast.text.text == "The tower fell."
     assert view.seat_detail(0) == "tower fell"
     assert "Stored in your records" in screen.end.body.text and "personal best" in screen.end.body.text
     with RecordStore.open() as store:

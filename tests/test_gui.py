@@ -106,6 +106,12 @@ def test_the_new_game_screen_opens_with_what_was_chosen_last_time(gui, private_h
     app.show_menu()
     click_button(window, "Tanbo")
     assert [row.selected for row in window.active_screen.seat_rows] == first
+    # an option that no longer exists falls back for its own seat; the next seat keeps its place
+    (private_home / "new-game.json").write_text(
+        '{"tanbo": {"players": 2, "seats": ["Wizard", "Easy"], "settings": {}}}')
+    app.show_menu()
+    click_button(window, "Tanbo")
+    assert [row.selected for row in window.active_screen.seat_rows] == [first[0], easy]
 
 
 def _start(app, window, seats, settings=None, seed=1):

@@ -341,6 +341,25 @@ def test_a_loaded_game_with_secrets_asks_who_is_there_first(gui, private_home):
     assert loaded.viewer == 0 and "holds" in loaded.seat_details[0].text
 
 
+def test_a_finished_game_with_secrets_loads_with_its_board_shown(gui, private_home):
+    from simulator.core.controller import PERSON, Seat, TurnController
+
+    window, app = gui
+    controller = TurnController("peek", {}, [Seat(PERSON), Seat(PERSON)], seed=3)
+    controller.play_computer_moves()                        # the deal
+    while not controller.is_over():
+        controller.submit(controller.state.legal_actions()[0])
+        controller.play_computer_moves()
+    path = private_home / "peek-over.json"
+    controller.save(path)
+    controller.close()
+    assert app.load_game(path)
+    loaded = window.top
+    pump(window)
+    assert loaded.controller.is_over() and not loaded._hidden()      # it stayed hidden for good
+    assert not loaded.handover.visible
+
+
 def test_the_replay_of_an_unfinished_game_with_secrets_asks_who_is_there_first(gui):
     window, app = gui
     screen = start(app, window, "peek", people(2))

@@ -52,7 +52,8 @@ class GameScreen(Screen):
         self.viewer: int | None = self._first_viewer()
         # with secrets and two or more people at the machine, whoever sits there when the screen
         # opens (a loaded or continued game, a new one) says who they are before anything shows
-        self._identified = not (self.info.hidden_information and len(controller.person_seats()) >= 2)
+        self._identified = (not (self.info.hidden_information and len(controller.person_seats()) >= 2)
+                            or controller.is_over())     # a finished game hides nothing more
         self._handover_to: int | None = None
         self.panel = shapes.RoundedRectangle(0, 0, PANEL_WIDTH, 10, radius=12, segments=8, color=theme.PANEL,
                                              batch=self.batch, group=MIDDLE)
@@ -321,6 +322,7 @@ class GameScreen(Screen):
             said = finished(self.controller)
             body = f"{body}\n{said}" if said else body
         self.end.set_text(title, body)
+        self._identified = True                 # over: the board is shown, whoever looks
         self.close_modal(self.handover)
         self.view.enabled = True
         self.open_modal(self.end)

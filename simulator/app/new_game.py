@@ -159,7 +159,9 @@ class NewGameScreen(Screen):
             labels = [c.label for c in setting.choices]
             if settings.get(setting.name) in labels:
                 row.select(labels.index(settings[setting.name]))
-        return [self.seat_options.index(s) for s in seats if s in self.seat_options]
+        # an option that no longer exists: that seat's usual one (the others keep their places)
+        return [self.seat_options.index(label) if label in self.seat_options else self._default_option(seat)
+                for seat, label in enumerate(seats)]
 
     def _remember(self) -> None:
         chosen = [row.selected for row in self.seat_rows] + [b.choice for b in self.seat_buttons]
@@ -182,7 +184,10 @@ class NewGameScreen(Screen):
             choice = setting.choices[row.selected]
             if now[n + 1] != self._seen[n + 1] and not count_changed and choice.players in self.counts:
                 self.count_row.select(self.counts.index(choice.players))
-            elif self.players() in tied:
+            elif self.players() in tied and (choice.players is not None or row.selected == setting.default
+                                             or all(tied)):
+                # the count leads to the choice that goes with it, unless a person picked another
+                # choice that takes any count (Bandu's chain game alone stays a chain game)
                 row.select(tied.index(self.players()))
             elif choice.players is not None:   # a count it does not go with (a solo game of 2):
                 untied = [i for i, c in enumerate(setting.choices) if c.players is None]
@@ -256,8 +261,8 @@ class NewGameScreen(Screen):
         return chosen
 
     def start_game(self) -> None:
-        self._remember()
-        self.app.start_game(self.info.name, self.settings(), self.seats())
+        if self.app.start_game(self.info.name, self.settings(), self.seats()):
+            self._remember()                      # what the game took, not what it refused
 
     def layout(self, width: int, height: int) -> None:
         cx = width / 2

@@ -166,7 +166,8 @@ def _add_reference_figures(report: dict) -> None:
 def goal_line(report: dict) -> str | None:
     """Which benchmark towers reach the goal build rtf on the reference machine."""
     scaled = {name: report[name]["chosen"]["build_rtf_at_reference"] for name in BENCH_TOWERS
-              if "build_rtf_at_reference" in report.get(name, {}).get("chosen", {})}
+              if name != "column_20_bases"             # the yardstick itself, 25.3 by definition
+              and "build_rtf_at_reference" in report.get(name, {}).get("chosen", {})}
     if not scaled:
         return None
     short = [f"{name} {value}" for name, value in scaled.items() if value < GOAL_BUILD_RTF]
