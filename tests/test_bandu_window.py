@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 import pytest
-from window_driver import click, press
+from window_driver import click, press, small_window
 
 pytestmark = pytest.mark.gui
 
@@ -357,9 +357,7 @@ def test_the_auction_bar_fits_a_small_window(gui):
 
     window, app = gui
     screen, view = start_bandu(app, window, [Seat(PERSON), Seat(COMPUTER, "ai:easy")])
-    try:
-        window.set_size(800, 560)
-        window.dispatch_event("on_resize", 800, 560)
+    with small_window(window):
         window.pump(2)
         view.chosen = "cube-large"                             # picked: three buttons
         view.sync()
@@ -377,10 +375,6 @@ def test_the_auction_bar_fits_a_small_window(gui):
         assert "cube-large" in bar.headline.text               # what was picked still shows
         # the computer's line in the side panel is whole (it was cut before its piece count)
         assert screen.seat_details[1].text == "Computer, easy · 5 beans · 0 pieces"
-    finally:
-        window.set_size(1280, 800)
-        window.dispatch_event("on_resize", 1280, 800)
-        window.pump(1)
 
 
 def test_a_ring_is_picked_by_clicking_its_hole(gui):

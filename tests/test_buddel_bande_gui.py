@@ -8,7 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from window_driver import button_named, click, click_on, frame, press, share, wait_for_person
+from window_driver import (
+    button_named,
+    click,
+    click_on,
+    frame,
+    press,
+    share,
+    small_window,
+    wait_for_person,
+)
 
 pytestmark = pytest.mark.gui
 
@@ -264,19 +273,13 @@ def test_the_game_plays_on_in_a_small_window(gui):
 
     assert _ellipse(0, 0, 0.6, 0.4, (1, 2, 3), Batch(), Group()).shape._segments >= 12   # tiny: drawable
     window, app = gui
-    window.set_size(800, 560)
-    window.dispatch_event("on_resize", 800, 560)
-    try:
+    with small_window(window):
         screen = _start(app, window, [Seat(COMPUTER, "random"), Seat(COMPUTER, "random")], seed=4)
         for _ in range(200):                      # every face of the die comes up meanwhile
             window.pump(1)
             if screen.controller.is_over():
                 break
         assert screen.controller.ply() > 20
-    finally:
-        window.set_size(1280, 800)
-        window.dispatch_event("on_resize", 1280, 800)
-        window.pump(1)
 
 
 def test_the_log_keeps_inside_its_box(gui):

@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 import pytest
-from window_driver import button_named, click, click_on, frame, press, share
+from window_driver import button_named, click, click_on, frame, press, share, small_window
 
 pytestmark = pytest.mark.gui
 
@@ -262,9 +262,7 @@ def test_a_night_in_the_smallest_window_stays_legible(gui):
     from simulator.core.controller import COMPUTER, PERSON, Seat
 
     window, app = gui
-    window.set_size(800, 560)
-    window.dispatch_event("on_resize", 800, 560)
-    try:
+    with small_window(window):
         screen = _start(app, window, [Seat(PERSON)] + [Seat(COMPUTER, "mcts:ghost")] * 11, {})
         view = screen.view
         window.pump(3)
@@ -280,10 +278,6 @@ def test_a_night_in_the_smallest_window_stays_legible(gui):
         title = view.tables[0].title
         north_token = view.tokens[2]
         assert title.x < north_token.x - north_token.width / 2            # right-anchored, left of it
-    finally:
-        window.set_size(1280, 800)
-        window.dispatch_event("on_resize", 1280, 800)
-        window.pump(1)
 
 
 def test_the_head_tables_title_is_whole(gui):
@@ -340,9 +334,7 @@ def test_five_tables_in_a_small_window_do_not_overlap(gui):
     wide = room_layout(5, 0, 0, 920, 780)                   # a big window: one row, as before
     assert len({round(s.y) for s in wide[1:]}) == 1
     window, app = gui
-    window.set_size(800, 560)
-    window.dispatch_event("on_resize", 800, 560)
-    try:
+    with small_window(window):
         screen = _start(app, window, [Seat(PERSON)] + [Seat(COMPUTER, "random")] * 19, {"tables": 5})
         view = screen.view
         window.pump(2)
@@ -364,10 +356,6 @@ def test_five_tables_in_a_small_window_do_not_overlap(gui):
                 continue
             (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = box(view.names[a]), box(view.names[b])
             assert ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0, (a, b)   # records apart
-    finally:
-        window.set_size(1280, 800)
-        window.dispatch_event("on_resize", 1280, 800)
-        window.pump(1)
 
 
 def test_the_score_sheet_fits_a_small_window(gui):
@@ -376,9 +364,7 @@ def test_the_score_sheet_fits_a_small_window(gui):
     from simulator.core.controller import COMPUTER, PERSON, Seat
 
     window, app = gui
-    window.set_size(800, 560)
-    window.dispatch_event("on_resize", 800, 560)
-    try:
+    with small_window(window):
         screen = _start(app, window, [Seat(PERSON)] + [Seat(COMPUTER, "random")] * 7, {"tables": 2})
         view = screen.view
         view.sheet_visible = True
@@ -402,10 +388,6 @@ def test_the_score_sheet_fits_a_small_window(gui):
         for spans in rows.values():                              # no two texts of a row touch
             spans.sort()
             assert all(a[1] < b[0] for a, b in zip(spans, spans[1:], strict=False)), spans
-    finally:
-        window.set_size(1280, 800)
-        window.dispatch_event("on_resize", 1280, 800)
-        window.pump(1)
 
 
 def test_hovering_a_player_says_their_table_and_partner_first(gui):

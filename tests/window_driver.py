@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 
 def press(window, symbol: int, modifiers: int = 0) -> None:
     window.dispatch_event("on_key_press", symbol, modifiers)
@@ -55,3 +57,16 @@ def wait_for_person(window, screen, limit: int = 600, timeout: float = 30.0) -> 
         screen.controller.wait_for_computer(timeout=timeout)
         window.pump(1)
     raise AssertionError("the computer never moved")
+
+
+@contextmanager
+def small_window(window, width: int = 800, height: int = 560):
+    """The window at the smallest size the program supports, and back to 1280 x 800 after."""
+    window.set_size(width, height)
+    window.dispatch_event("on_resize", width, height)
+    try:
+        yield window
+    finally:
+        window.set_size(1280, 800)
+        window.dispatch_event("on_resize", 1280, 800)
+        window.pump(1)
