@@ -284,16 +284,18 @@ def test_a_finished_game_is_said_the_same_way_on_the_status_the_end_screen_and_t
         def result_title(self) -> str:
             return ""
 
-    names = {0: "Anna", 1: "Ben", 2: "Cleo"}.__getitem__
+    from simulator.core.registry import GameInfo
+
+    names = GameInfo("named", "Named", "", 1, 3, seat_names=("Anna", "Ben", "Cleo"))
     plain = Plain()
-    assert game_ending(plain, [1], names, solo=False) == "Ben won."
-    assert game_ending(plain, [1], names, solo=False, as_title=True) == "Ben wins!"
-    assert game_ending(plain, [0, 2], names, solo=False) == "Anna and Cleo won."
-    assert game_ending(plain, [0, 2], names, solo=False, as_title=True) == "Anna and Cleo win!"
-    assert game_ending(plain, [], names, solo=False) == "Game over."
-    assert game_ending(plain, [0], names, solo=True, as_title=True) == "Game over"  # a score
-    assert game_ending(TeamLoss(), [], names, solo=False) == "The team lost."
-    assert game_ending(TeamLoss(), [], names, solo=False, as_title=True) == "The team lost"
+    assert game_ending(plain, names, [1], solo=False) == "Ben won."
+    assert game_ending(plain, names, [1], solo=False, as_title=True) == "Ben wins!"
+    assert game_ending(plain, names, [0, 2], solo=False) == "Anna and Cleo won."
+    assert game_ending(plain, names, [0, 2], solo=False, as_title=True) == "Anna and Cleo win!"
+    assert game_ending(plain, names, [], solo=False) == "Game over."
+    assert game_ending(plain, names, [0], solo=True, as_title=True) == "Game over"  # a score
+    assert game_ending(TeamLoss(), names, [], solo=False) == "The team lost."
+    assert game_ending(TeamLoss(), names, [], solo=False, as_title=True) == "The team lost"
 
 
 def test_the_player_count_follows_a_setting_that_goes_with_one():
@@ -325,8 +327,12 @@ def test_a_team_wins_in_the_plural(x_display):
         def __init__(self) -> None:
             pass
 
-    assert game_ending(Plain(), [0], lambda s: "Ants", solo=False, as_title=True, plural=True) == "Ants win!"
-    assert game_ending(Plain(), [0], lambda s: "Anna", solo=False, as_title=True) == "Anna wins!"
+    from simulator.core.registry import GameInfo
+
+    teams = GameInfo("teams", "Teams", "", 2, 2, seat_names=("Ants", "Worms"), seat_names_plural=True)
+    people = GameInfo("people", "People", "", 2, 2, seat_names=("Anna", "Ben"))
+    assert game_ending(Plain(), teams, [0], solo=False, as_title=True) == "Ants win!"
+    assert game_ending(Plain(), people, [0], solo=False, as_title=True) == "Anna wins!"
 
 
 @pytest.mark.gui

@@ -262,8 +262,8 @@ class GameScreen(Screen):
         player = controller.current_player()
         if controller.is_over():
             again = "" if self.end.visible else " Enter: results."
-            return game_ending(self.view, controller.state.winners(), seat_name,
-                               solo=len(controller.seats) == 1, plural=self.info.seat_names_plural) + again
+            return game_ending(self.view, self.info, controller.state.winners(),
+                               solo=len(controller.seats) == 1) + again
         dots = "." * (1 + int(self._clock * 3) % 3)
         if player == OUTCOME:
             return f"{self.view.outcome_text()}{dots}"
@@ -311,9 +311,8 @@ class GameScreen(Screen):
         self.undo_button.set_enabled(controller.can_undo(self._undoing_seat()))
 
     def _show_end(self) -> None:
-        title = game_ending(self.view, self.controller.state.winners(), self.info.seat_name,
-                            solo=len(self.controller.seats) == 1, as_title=True,
-                            plural=self.info.seat_names_plural)
+        title = game_ending(self.view, self.info, self.controller.state.winners(),
+                            solo=len(self.controller.seats) == 1, as_title=True)
         body = self.view.result_text()
         finished = self.controller.game.finished
         if finished is not None and len(self.controller.history) > self._moves_when_opened \

@@ -164,10 +164,14 @@ class NewGameScreen(Screen):
                 for seat, label in enumerate(seats)]
 
     def _remember(self) -> None:
-        chosen = [row.selected for row in self.seat_rows] + [b.choice for b in self.seat_buttons]
+        chosen = self._seat_choices()
         last_choices.store(self.info.name, self.players(), [self.seat_options[n] for n in chosen],
                            {setting.name: setting.choices[row.selected].label
                             for setting, row in self.setting_rows})
+
+    def _seat_choices(self) -> list[int]:
+        """Each seat's option (an index into seat_options), from its row or its compact button."""
+        return [row.selected for row in self.seat_rows] + [b.choice for b in self.seat_buttons]
 
     def _selections(self) -> tuple[int, ...]:
         return (self.count_row.selected, *(row.selected for _, row in self.setting_rows))
@@ -204,7 +208,7 @@ class NewGameScreen(Screen):
         return 1 + min(1, len(self.seat_options) - 2)
 
     def _build_seats(self) -> None:
-        kept = [row.selected for row in self.seat_rows] + [b.choice for b in self.seat_buttons]
+        kept = self._seat_choices()
         kept = kept or self._kept_seats                     # the first build: as last time
         for row in self.seat_rows:
             row.caption.delete()
@@ -243,7 +247,7 @@ class NewGameScreen(Screen):
         self.resize(self.window.width, self.window.height)
 
     def seats(self) -> list[Seat]:
-        chosen = [row.selected for row in self.seat_rows] + [b.choice for b in self.seat_buttons]
+        chosen = self._seat_choices()
         seats = []
         for option in chosen:
             if option == 0:

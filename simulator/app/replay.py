@@ -392,8 +392,8 @@ class ReplayScreen(Screen):
             text = " ".join(w if len(w) <= 26 else w[:25] + "…" for w in words)   # long numbers wrap
         if replay.shown == replay.total and replay.total:
             if replay.is_over():
-                end = game_ending(self.view, replay.state.winners(), self.info.seat_name,
-                                  solo=len(replay.seats) == 1, plural=self.info.seat_names_plural)
+                end = game_ending(self.view, self.info, replay.state.winners(),
+                                  solo=len(replay.seats) == 1)
                 text += f"\n\n{end} {self.view.result_text()}".rstrip()
             else:
                 text += "\n\nThe game was not finished here."

@@ -57,6 +57,8 @@ class SavedGamesScreen(ScrollingListScreen):
                                        size=11, width=80, height=46))
             self.deletes.append(Button("Delete", partial(self._ask_delete, summary), self.batch,
                                        size=11, width=80, height=46))
+        # the widest title, whole (measured once: layout runs at every scroll, titles are cut there)
+        self.widest_title = max((e.text.content_width for e in self.entries), default=0.0)
         self.empty.visible = not self.entries
         self.resize(self.window.width, self.window.height)
 
@@ -95,10 +97,7 @@ class SavedGamesScreen(ScrollingListScreen):
         x = cx - list_width / 2
         # the titles take what the longest needs (at most half), the details the rest
         # ('move 30 · today 23:49:40 · autosave' lost its last word)
-        for entry, summary in zip(self.entries, self.summaries, strict=True):
-            entry.text.text = summary.title                  # whole, to measure (cut below)
-        needed = max((e.text.content_width for e in self.entries), default=0.0) + 40
-        title_width = min(list_width * 0.5, max(list_width * 0.35, needed))
+        title_width = min(list_width * 0.5, max(list_width * 0.35, self.widest_title + 40))
         rows = zip(self.entries, self.details, self.replays, self.deletes, strict=True)
         for n, (entry, detail, replay, delete) in enumerate(rows):
             shown = self.shows(n)

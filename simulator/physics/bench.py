@@ -64,6 +64,7 @@ VERDICT_PIECES = ("cube-small", "ashlar-small", "disc", "egg", "star")
 # 10 was set (the 20-piece mixed tower then built at 11). Its physics has not changed since, so
 # a tower's build rtf divided by the column's, in the same run, times this, is what the tower
 # would build at there, whatever machine runs the benchmark.
+YARDSTICK = "column_20_bases"
 REFERENCE_COLUMN_RTF = 25.3
 GOAL_BUILD_RTF = 10.0
 
@@ -153,7 +154,7 @@ def run_physics_benchmarks(quick: bool = False, progress: Progress | None = None
 def _add_reference_figures(report: dict) -> None:
     """Each benchmark tower's build rtf on the reference machine (REFERENCE_COLUMN_RTF), from
     its ratio to column_20_bases in this run; nothing when the column was not measured."""
-    column = report.get("column_20_bases", {}).get("chosen")
+    column = report.get(YARDSTICK, {}).get("chosen")
     if not column:
         return
     for name in BENCH_TOWERS:
@@ -166,7 +167,7 @@ def _add_reference_figures(report: dict) -> None:
 def goal_line(report: dict) -> str | None:
     """Which benchmark towers reach the goal build rtf on the reference machine."""
     scaled = {name: report[name]["chosen"]["build_rtf_at_reference"] for name in BENCH_TOWERS
-              if name != "column_20_bases"             # the yardstick itself, 25.3 by definition
+              if name != YARDSTICK                     # the yardstick itself, 25.3 by definition
               and "build_rtf_at_reference" in report.get(name, {}).get("chosen", {})}
     if not scaled:
         return None

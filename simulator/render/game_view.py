@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyglet.graphics import Batch
 
@@ -28,6 +28,9 @@ from simulator.core.controller import TurnController
 from simulator.core.errors import IllegalAction
 from simulator.core.state import GameState
 from simulator.render.widgets import Toast
+
+if TYPE_CHECKING:
+    from simulator.core.registry import GameInfo
 
 
 @dataclass
@@ -152,19 +155,20 @@ class GameView:
         return True
 
 
-def game_ending(view: GameView, winners: list[int], seat_name: Callable[[int], str], solo: bool,
-                as_title: bool = False, plural: bool = False) -> str:
+def game_ending(view: GameView, info: GameInfo, winners: list[int], solo: bool,
+                as_title: bool = False) -> str:
     """How a finished game is said, the same on the status line, the end screen and the replay:
     the view's own words where the winners' names do not say it (a team's loss), else the
     winners' names, else 'Game over' (no winner, or a solo game, which ends with a score).
-    `as_title`: the end screen's title ('Anna wins!'), otherwise a sentence ('Anna won.');
-    `plural`: the seats are teams ('Ants win!')."""
+    `as_title`: the end screen's title ('Anna wins!', 'Ants win!'), otherwise a sentence
+    ('Anna won.')."""
     title = view.result_title()
     if title:
         return title if as_title else f"{title}."
     if not winners or solo:
         return "Game over" if as_title else "Game over."
-    names = " and ".join(seat_name(w) for w in winners)
+    names = " and ".join(info.seat_name(w) for w in winners)
     if as_title:
-        return f"{names} {'win' if len(winners) > 1 or plural else 'wins'}!"
+        verb = "win" if len(winners) > 1 else info.seat_verb(winners[0], "wins", "win")
+        return f"{names} {verb}!"
     return f"{names} won."

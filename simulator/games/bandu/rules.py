@@ -409,7 +409,7 @@ class BanduState(GameState[BanduAction]):
         self.placements += 1
         self.towers[seat].append(place.piece)
         self.last_placed[seat] = place.piece
-        self._record_poses(outcome, self.towers[seat] if seat in outcome.fallen else [])
+        self._record_poses(outcome, seat)
         others = [s for s in outcome.fallen if s != seat]
         self.rebuilds += len(others)         # knocked over by another's tower: rebuilt
         if seat in outcome.fallen:
@@ -429,7 +429,7 @@ class BanduState(GameState[BanduAction]):
         auction = self.auction
         assert auction is not None
         seat = self.auctioneer
-        self._record_poses(outcome, self.towers[seat] if seat in outcome.fallen else [])
+        self._record_poses(outcome, seat)
         self.towers[seat].remove(auction.piece)
         self.poses.pop(auction.piece, None)
         if seat in outcome.fallen:           # taking it off brought the tower down: out
@@ -465,8 +465,9 @@ class BanduState(GameState[BanduAction]):
             self.poses.pop(piece, None)
             self.came_down.pop(piece, None)
 
-    def _record_poses(self, outcome: Settled, fallen_tower: list[str]) -> None:
-        """The settled poses; those of the tower that just fell go to `came_down`."""
+    def _record_poses(self, outcome: Settled, seat: int) -> None:
+        """The settled poses; those of `seat`'s tower, when it just fell, go to `came_down`."""
+        fallen_tower = self.towers[seat] if seat in outcome.fallen else []
         for pose in outcome.poses:
             where = self.came_down if pose[0] in fallen_tower else self.poses
             where[pose[0]] = [float(v) for v in pose[1:]]
