@@ -41,7 +41,8 @@ def test_a_short_game_to_the_end_with_physics_and_its_replay(tmp_path):
     path = c.save(tmp_path / "bandu.json")
     saved = json.loads(path.read_text())
     history = [(h["player"], h["action"]) for h in saved["history"]]
-    assert check_replay(history, saved["settings"], len(saved["seats"])) == []
+    start = new_game(players=len(saved["seats"]), **saved["settings"])
+    assert check_replay(history, start) == []
     # a save whose towers were edited is caught
     for index, (player, action) in enumerate(history):
         if action.startswith("result stood") and '"base"' in action:
@@ -49,7 +50,7 @@ def test_a_short_game_to_the_end_with_physics_and_its_replay(tmp_path):
             history[index] = (player, tampered.replace('["base",1-', '["base",-', 1))
             break
     edited = [(p, a.replace('"base",-300.0', '"base",-250.0')) for p, a in history]
-    problems = check_replay(edited, saved["settings"], len(saved["seats"]))
+    problems = check_replay(edited, start)
     assert problems and "settled elsewhere than saved" in problems[0]
     c.close()
 

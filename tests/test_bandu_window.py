@@ -404,3 +404,67 @@ def test_a_winner_with_a_bare_base_is_said_in_words(gui):
     assert view.result_text() == "The last tower standing: a base with nothing on it yet."
     state.towers[0].append("cube-large")
     assert view.result_text() == "The last tower standing, 1 piece on its base."
+
+
+def _play_until_placements(window, screen, placements: int, rng) -> None:
+    """Play on (a person's moves drawn at random, submitted as the view would) until the game
+    has `placements` judged placements or is over."""
+    from simulator.core.agents import RandomAgent
+
+    controller = screen.controller
+    controller.computer_delay = 0.0
+    deadline = time.monotonic() + 120
+    while controller.state.placements < placements and not controller.is_over():
+        assert time.monotonic() < deadline, "the game never got there"
+        if controller.is_person_turn():
+            seat = controller.current_player()
+            controller.submit(RandomAgent().choose(controller.visible_state(seat), rng))
+        window.pump(1)
+    pump_until(window, lambda: controller.state.phase != "settle")
+
+
+def test_a_game_from_the_new_game_screen_saved_loaded_played_on_and_saved_reopens(gui, private_home):
+    """The bugs: a game started from the new-game screen saved "practice_aid" in its settings,
+    which the load's check gave to the rules (TypeError, in the window, the saved-games list and
+    `play --load`); and a game loaded, played on and saved was refused at the next load."""
+    import json
+    import random
+
+    from pyglet.window import key
+    from window_driver import button_named, click_on
+
+    from simulator.app.main import build_app
+
+    window, app = gui
+    app.show_menu()
+    app.open_new_game("bandu")
+    window.pump(2)
+    new_game = window.top
+    click_on(window, button_named(new_game, "12 pieces"))
+    click_on(window, button_named(new_game, "Start"))
+    window.pump(2)
+    screen = window.top
+    assert screen.title == "game" and "practice_aid" in screen.controller.settings
+    rng = random.Random(4)
+    _play_until_placements(window, screen, 2, rng)
+    press(window, key.S, key.MOD_CTRL)
+    first = max((private_home / "saves").glob("bandu-*.json"))
+    assert app.load_game(first), screen.toast.message              # the saved-games list's way
+    screen = window.top
+    assert screen.controller.state.to_dict() == json.loads(first.read_text())["state"]
+    _play_until_placements(window, screen, 5, rng)
+    press(window, key.S, key.MOD_CTRL)
+    second = max((private_home / "saves").glob("bandu-*.json"), key=lambda p: p.stat().st_mtime_ns)
+    assert json.loads(second.read_text())["state"]["placements"] >= 5
+    assert app.load_game(second), window.top.toast.message          # and again
+    saved = json.loads(second.read_text())["state"]
+    assert window.top.controller.state.to_dict() == saved
+    other, other_app = build_app(load=str(second))                 # `bandu-sim play --load FILE`
+    try:
+        other.pump(2)
+        assert other.top.title == "game" and other.top.controller.state.to_dict() == saved
+        assert other.top.controller.load_notice is None
+    finally:
+        other_app.shutdown()
+        other.close()
+        window.switch_to()

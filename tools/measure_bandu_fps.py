@@ -46,7 +46,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a checkout
 
 TOWER_PIECES = 19                          # on the foundation: a tower of 20 pieces
-KNOCKER = ("roof-block", 0.0, 0.0, 90.0)   # piece, x mm, y mm, yaw degrees
+KNOCKER = ("roof-block", 20.0, 0.0, 90.0)  # piece, x mm, y mm, yaw degrees: 20 mm off the axis
 DROP_MM = 30.0                             # a piece this much lower than it stood came down
 SCREENSHOT_AT_S = 2.8                      # simulated seconds into the collapse
 

@@ -83,6 +83,8 @@ class App:
         controller.show_outcomes_live()      # physics results are shown as they happen
         self.window.reset(MenuScreen(self.window, self))
         self.window.push(GameScreen(self.window, self, controller))
+        if controller.load_notice:           # a loaded save's settings or results, explained
+            self.window.top.toast.show(controller.load_notice, seconds=8.0)
 
     # --- games ------------------------------------------------------------------------------------
     def start_game(self, game: str, settings: dict, seats: list[Seat], seed: int | None = None) -> bool:

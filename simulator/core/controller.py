@@ -110,6 +110,7 @@ class TurnController:
         self._before: list[GameState] = []        # state before each history entry
         self.autosave_path = Path(autosave_path) if autosave_path else None
         self.autosave_error: str | None = None
+        self.load_notice: str | None = None        # what a person should know of a loaded save
         self.computer_delay = computer_delay
         self.version = 0                           # bumps on every change, for views
         self._last_change = time.monotonic()
@@ -357,6 +358,7 @@ class TurnController:
             "over": self.state.is_terminal(),
             "summary": self.state.summary(),
             "saved_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            **({"referee": self.game.referee_stamp()} if self.game.referee_stamp else {}),
         }
 
     def save(self, path: str | Path) -> Path:
@@ -436,7 +438,14 @@ class TurnController:
         game = data.get("game")
         if not isinstance(game, str):
             raise SaveError("'game' must be a game's name")
+        notices: list[str] = []
         try:
+            known = registry.get_game(game).info.setting_names()
+            gone = sorted(name for name in settings if name not in known)
+            if gone:     # an earlier version's setting, since renamed or removed: the moves decide
+                settings = {name: value for name, value in settings.items() if name in known}
+                notices.append(f"settings this version no longer has were left out: "
+                               f"{', '.join(shown(name) for name in gone)}")
             controller = cls(game, settings, seats, seed, computer_delay=computer_delay,
                              executor=executor)
         except SettingsError as error:
@@ -467,6 +476,11 @@ class TurnController:
             differs = True
         if differs:
             raise SaveError("the moves do not lead to the saved position (file edited or damaged)")
+        stamp = controller.game.referee_stamp
+        if verify and stamp is not None and data.get("referee") != stamp():
+            verify = False           # another referee finds other results: the save's stand
+            notices.append("it was saved by another version of the game's referee; its results "
+                           "are taken as saved")
         if verify and controller.game.verify_save is not None:
             pairs = [(h.player, h.action) for h in controller.history]
             problems = controller.game.verify_save(pairs, dict(settings), len(seats))
@@ -474,6 +488,9 @@ class TurnController:
                 raise SaveError(f"the saved results are not what the game's referee finds: {problems[0]}"
                                 + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
         controller.autosave_path = Path(autosave_path) if autosave_path else None
+        if notices:
+            text = "; ".join(notices)
+            controller.load_notice = f"{text[0].upper()}{text[1:]}."
         return controller
 
     def close(self) -> None:

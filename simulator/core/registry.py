@@ -159,6 +159,11 @@ class Game:
     #: (history as (player, notation) pairs, settings, players) -> problems, one line each: a
     #: loaded save's outcomes checked against the game's own referee (Bandu: the physics)
     verify_save: Callable[[list[tuple[int, str]], dict[str, Any], int], list[str]] | None = None
+    #: () -> a short text naming the referee that verify_save replays with (Bandu: the physics
+    #: engine and its settings). A save records it; verify_save checks only a save made under
+    #: the same referee, since another (an earlier version's physics) finds other results for
+    #: the same moves: such a save loads with its outcomes as recorded, and says so
+    referee_stamp: Callable[[], str] | None = None
     #: a module that self-play's worker processes import first, quietly (Bandu: the physics
     #: world, whose import prints PyBullet's build time); None: nothing heavy to import
     worker_import: str | None = None

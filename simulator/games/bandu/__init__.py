@@ -100,7 +100,15 @@ STRENGTHS = {level: Strength(level, level.title(), partial(_agent, level))
 def _verify_save(history: list[tuple[int, str]], settings: dict[str, Any], players: int) -> list[str]:
     from simulator.games.bandu.referee import check_replay  # the physics, on a load only
 
-    return check_replay(history, _chain_setting(settings), players)
+    # the starting state as the game makes it (settings the rules never see, e.g. the window's
+    # practice aid, are taken off there)
+    return check_replay(history, _create(players, **settings))
+
+
+def _referee_stamp() -> str:
+    from simulator.games.bandu.referee import referee_stamp  # the physics settings
+
+    return referee_stamp()
 
 
 def _resolver(live: bool = False) -> OutcomeResolver:
@@ -155,6 +163,7 @@ GAME = register(Game(
     default_strength="medium",
     agent_prefix="ai",
     verify_save=_verify_save,
+    referee_stamp=_referee_stamp,
     worker_import="simulator.physics.world",     # the referee: PyBullet prints on import
     finished=_finished,
 ))

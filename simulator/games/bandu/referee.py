@@ -4,8 +4,9 @@ One World holds every player's tower on one table at realistic spacing (towers 3
 one row for up to four players and two facing rows beyond), so a falling tower can really strike
 a neighbour's. For each outcome node the referee:
 
-- brings its world in line with the state it is given (pieces, and the settled poses recorded
-  in the state after every placement), rebuilding it when they differ (a loaded game, an undo);
+- builds its world from the state it is given (pieces, and the settled poses recorded in the
+  state after every placement), anew for every outcome, so that the physics depends on the
+  game's state alone (a loaded game, an undo, a game played in one sitting: the same);
 - releases the piece as the Place action says: its centre over the tower's axis plus (x, y),
   turned by roll, pitch and yaw, lowered until it touches, and settles everything until at rest,
   a fall, or `settle_seconds`; a challenge foundation is put on the bare table;
@@ -25,10 +26,12 @@ boundary: each process (a self-play worker) makes its own referee.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
+from importlib.metadata import version
 
 import numpy as np
 
@@ -44,6 +47,7 @@ from simulator.physics.world import PhysicsSettings, Quat, World, pybullet
 SPACING_M = 0.30        # between neighbouring towers
 FRAME_SECONDS = 1 / 60  # between the frames published for a view
 AFTERMATH_SECONDS = 1.5  # a collapse shown on after the verdict
+REBUILD_SETTLE_SECONDS = 0.2  # a world built from recorded poses settles its contacts
 
 Frame = dict[str, tuple[float, float, float, float, float, float, float]]  # piece -> x y z m, quat
 ROW_OFFSET_M = 0.22     # two facing rows beyond four players
@@ -123,7 +127,6 @@ class PhysicsReferee:
         self.world: World | None = None
         self.bodies: dict[str, int] = {}              # game piece id -> body
         self.towers: list[list[str]] = []             # what the world holds, per seat
-        self.poses_seen: dict[str, list[float]] = {}
         self.simulated_seconds = 0.0
         self._timeline: Timeline | None = None
         self._timeline_start = 0.0
@@ -261,28 +264,22 @@ class PhysicsReferee:
             (x, y, z), (qx, qy, qz, qw) = world.pose(body)
             poses.append((piece, round(x * 1000, 2), round(y * 1000, 2), round(z * 1000, 2),
                           round(qx, 6), round(qy, 6), round(qz, 6), round(qw, 6)))
-        self.poses_seen = {p[0]: list(p[1:]) for p in poses}
         return tuple(poses)
 
-    # --- keeping the world in line with the game ------------------------------------------------------
+    # --- the world as the game records it ------------------------------------------------------
     def _sync(self, state: BanduState) -> None:
-        """Rebuild the world when it does not hold what the state says (a load, an undo, a game
-        resolved elsewhere): the towers, each piece at its recorded settled pose. A seat that is
-        out has no tower on the table (a solo or chain game keeps its pieces for the score)."""
-        wanted = standing_towers(state)
-        if self.world is not None and wanted == self.towers and all(
-                state.poses.get(p) == self.poses_seen.get(p) for t in wanted for p in t):
-            return
+        """Build the world anew from what the state records: the towers, each piece at its
+        recorded settled pose, settled briefly. Every outcome starts so, never from the world
+        the last outcome left behind, so the physics is a function of the game's state alone: a
+        game saved, loaded and played on comes out as the same game played in one sitting, and
+        a save's check (check_replay) finds exactly what was played. A seat that is out has no
+        tower on the table (a solo or chain game keeps its pieces for the score)."""
         self.close()
         self.world = World(self.settings)
-        self.bodies, self.towers = {}, wanted
-        for tower, axis in zip(wanted, tower_axes(state.players), strict=True):
+        self.bodies, self.towers = {}, standing_towers(state)
+        for tower, axis in zip(self.towers, tower_axes(state.players), strict=True):
             self.bodies.update(zip(tower, rebuild_tower(self.world, tower, state.poses, axis), strict=True))
-        self.world.settle(0.2)
-        self._poses()
-        for piece in self.poses_seen:
-            if piece in state.poses:
-                self.poses_seen[piece] = state.poses[piece]      # as recorded: in line
+        self.world.settle(REBUILD_SETTLE_SECONDS)
 
 
 def physics_resolver(settle_seconds: float = DEFAULT_SETTLE_SECONDS,
@@ -302,15 +299,25 @@ def referee_work(settle_seconds: float = DEFAULT_SETTLE_SECONDS) -> Callable[...
     return PhysicsReferee(settle_seconds=settle_seconds).resolve
 
 
-def check_replay(history: list[tuple[int, str]], settings: dict, players: int,
-                 tolerance_mm: float = 0.5) -> list[str]:
-    """Replay a game's moves with a fresh referee, resolving every outcome again, and compare with
-    the outcomes recorded: the same towers fall and every standing piece's settled pose is within
-    `tolerance_mm`.
-    Returns the differences, one line each (none: the save reproduces its towers)."""
-    from simulator.games.bandu.rules import new_game
+REFEREE_VERSION = 2   # how an outcome is worked out; 2: every outcome from a world built anew
 
-    state = new_game(players=players, **settings)
+
+@cache
+def referee_stamp() -> str:
+    """What decides a Bandu save's outcomes, in a few characters: PyBullet's version and a hash
+    of the physics settings and of how the referee settles. A save records it (Game.
+    referee_stamp); only a save made under the same stamp can be checked by replaying it."""
+    recipe = repr((REFEREE_VERSION, PhysicsSettings.chosen(), DEFAULT_SETTLE_SECONDS,
+                   REBUILD_SETTLE_SECONDS, AFTERMATH_SECONDS))
+    return f"pybullet {version('pybullet')} {hashlib.sha256(recipe.encode()).hexdigest()[:12]}"
+
+
+def check_replay(history: list[tuple[int, str]], start: BanduState, tolerance_mm: float = 0.5) -> list[str]:
+    """Replay a game's moves from its starting state `start` with a fresh referee, resolving
+    every outcome again, and compare with the outcomes recorded: the same towers fall and every
+    standing piece's settled pose is within `tolerance_mm`.
+    Returns the differences, one line each (none: the save reproduces its towers)."""
+    state = start.clone()
     referee = PhysicsReferee()
     problems: list[str] = []
     try:
