@@ -210,3 +210,15 @@ def test_long_loads_do_not_hang(tmp_path):
     assert "not a save file" in _error_of(TurnController.load, deep)
     assert time.monotonic() - started < 10
     assert json.loads("[]") == []
+
+
+@pytest.mark.parametrize("command", [
+    ["stability", "scenes/examples/mixed-tower.toml", "--json"],
+    ["selfplay", "bandu", "--players", "random,random", "--games", "1", "--seed", "1", "--json"]])
+def test_json_output_is_json_with_standard_output_buffered(command):
+    """With PYTHONUNBUFFERED unset (a normal shell), C buffers PyBullet's 'argv[0]=' line;
+    it must not reach standard output after the document."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    done = subprocess.run(BANDU + command, capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    json.loads(done.stdout)

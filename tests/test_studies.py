@@ -95,7 +95,7 @@ def test_orderings_are_parsed_or_refused_in_one_line():
     assert parse_orderings("permutations") == OrderingSpec("permutations")
     assert parse_orderings("random:12") == OrderingSpec("random", 12)
     for bad in ("all", "random", "random:0", "random:-3", f"random:{MAX_ORDERINGS + 1}",
-                "random:x", "permutations:3", "given:1"):
+                "random:x", "random:²", "random:٣", "permutations:3", "given:1"):
         with pytest.raises(UsageError, match="--orderings"):
             parse_orderings(bad)
 

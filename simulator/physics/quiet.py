@@ -8,6 +8,7 @@ process's output, imports PyBullet through `import_quietly`.
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import os
 import sys
@@ -16,10 +17,20 @@ from contextlib import contextmanager
 from types import ModuleType
 
 
+def _flush_c_streams() -> None:
+    """Empty C's stdio buffers: when standard output is not a terminal (a pipe, a file) C
+    buffers PyBullet's lines and would write them at exit, after the redirection ended."""
+    try:
+        ctypes.CDLL(None).fflush(None)
+    except (OSError, AttributeError):      # no C library to ask (not a POSIX system)
+        pass
+
+
 @contextmanager
 def quiet_c_output() -> Iterator[None]:
     sys.stdout.flush()
     sys.stderr.flush()
+    _flush_c_streams()
     saved = [os.dup(1), os.dup(2)]
     devnull = os.open(os.devnull, os.O_WRONLY)
     try:
@@ -27,6 +38,7 @@ def quiet_c_output() -> Iterator[None]:
         os.dup2(devnull, 2)
         yield
     finally:
+        _flush_c_streams()                 # what C buffered meanwhile goes to the null device
         os.dup2(saved[0], 1)
         os.dup2(saved[1], 2)
         for fd in (*saved, devnull):

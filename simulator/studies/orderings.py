@@ -45,7 +45,7 @@ def parse_orderings(text: str) -> OrderingSpec:
     if word in ("given", "permutations") and not count:
         return OrderingSpec(word)
     if word == "random":
-        number = int(count) if count.isdigit() and len(count) <= 9 else None
+        number = int(count) if count.isascii() and count.isdigit() and len(count) <= 9 else None
         if number is not None and 1 <= number <= MAX_ORDERINGS:
             return OrderingSpec("random", number)
         raise UsageError(f"--orderings random:N wants N from 1 to {MAX_ORDERINGS}, "

@@ -103,7 +103,7 @@ def _flag(value: Any, name: str) -> bool:
 
 
 def _choice(value: Any, allowed: tuple, name: str) -> Any:
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) < 10:
         value = int(value)
     if isinstance(value, bool) or value not in allowed:
         raise SettingsError(f"{name} must be one of {', '.join(map(str, allowed))}, not {shown(value, 20)}")
