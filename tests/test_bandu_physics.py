@@ -203,7 +203,11 @@ def test_a_fallen_solo_towers_pieces_are_reported_lying_where_the_collapse_ends(
                                          tuple(state.came_down[piece][3:]), clear_overlap=False)
                   for piece in state.towers[0]}
         start_at = {piece: world.pose(body)[0] for piece, body in bodies.items()}
+        in_the_air = {piece: 1000 * world.drop_height(body) for piece, body in bodies.items()}
         world.step(240)
         moved = {piece: 1000 * math.dist(start_at[piece], world.pose(body)[0])
                  for piece, body in bodies.items()}
-    assert max(moved.values()) < 20.0, moved               # the collapse was over (a barrel may roll)
+    # where the collapse ended: every piece lies on something (the bug: 27 cm up, in the air),
+    # and stood up again nothing falls far (a leaning pole may slide a little; a barrel roll)
+    assert max(in_the_air.values()) < 2.0, in_the_air
+    assert max(moved.values()) < 40.0, moved

@@ -114,7 +114,7 @@ def test_a_bandu_game_loaded_and_played_on_reopens(seed, variant, tmp_path):
     c.play_computer_moves(limit=40)
     loaded = reopen(c, tmp_path / "first.json")
     loaded.play_computer_moves(limit=80)
-    assert loaded.state.placements >= 9
+    assert loaded.state.placements >= 6
     reopen(loaded, tmp_path / "second.json").close()
 
 

@@ -173,3 +173,68 @@ def test_tremor_flags_override_the_scene_and_bad_values_exit_2(tmp_path):
     for flag, value in (("--tremor-mm", "-1"), ("--tremor-deg", "nan"), ("--seed", "-3")):
         bad = _cli("stability", str(scene), flag, value)
         assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and flag in bad.stderr
+
+
+CUBE_ON_APEX = """
+name = "small cube exactly on the cone's apex"
+[[towers]]
+foundation = "cone-tall"
+order = ["cube-small"]
+"""
+
+
+def test_a_cube_released_exactly_on_a_cone_apex_is_not_simply_standing():
+    (tower,) = run_scene(parse_scene(CUBE_ON_APEX, "apex.toml")).towers
+    assert tower.stood and tower.unstable
+    assert tower.as_dict()["unstable"] is True
+    (plank,) = run_scene(parse_scene(PLANK_ON_BALL, "plank.toml")).towers
+    assert plank.stood and plank.unstable              # a saddle point, released exactly
+
+
+@pytest.mark.parametrize("order", [["cube-large"], ["cube-large", "plank-long", "disc"],
+                                   ["hemisphere"], ["egg-cup", "egg"]])
+def test_a_tower_on_stable_faces_passes_the_balance_test(order):
+    scene = parse_scene(f'name = "t"\n[[towers]]\norder = {json.dumps(order)}\n', "t.toml")
+    (tower,) = run_scene(scene).towers
+    assert tower.stood and not tower.unstable
+
+
+def test_the_balance_test_leaves_the_world_as_it_found_it():
+    from simulator.physics.placement import place_on_table, place_on_top
+    from simulator.physics.stability import NUDGE_M_S, NUDGE_RAD_S, balances_unstably
+    from simulator.physics.world import World
+
+    with World() as world:
+        cone = place_on_table(world, "cone-tall", (0.0, 0.0))
+        cube = place_on_top(world, "cube-small", (0.0, 0.0), [cone])
+        world.settle(2.0)
+        before = [world.pose(b) for b in (cone, cube)]
+        assert balances_unstably(world, [cone, cube])
+        assert [world.pose(b) for b in (cone, cube)] == before
+        world.nudge([cone, cube], NUDGE_RAD_S, NUDGE_M_S)   # the same nudge for real: it falls
+        world.settle(3.0)
+        assert world.touches_ground(cube)
+
+
+def test_in_a_game_a_piece_released_exactly_on_an_apex_is_tipped_off():
+    """The referee gives a tower standing only on an unstable point the nudge that tips it: the
+    cube comes off the apex (onto the base, which the rules allow)."""
+    import random
+
+    from simulator.games.bandu.referee import PhysicsReferee
+    from simulator.games.bandu.rules import Place, new_game
+
+    state = new_game(players=1, variant="solo", reserve=48)
+    referee = PhysicsReferee(settle_seconds=3.0)
+    try:
+        for piece in ("cone-tall", "cube-small"):
+            state.apply(state.action_from_str(f"takes {piece}"))
+            state.apply(Place(piece))
+            outcome = referee.resolve(state, random.Random(0))
+            state.apply(outcome)
+        apex_mm = state.poses["cone-tall"][2] + 45.0            # the cone's centre of mass is 15 up
+        assert outcome.fallen == () or outcome.fallen == (0,)
+        cube = [p for p in outcome.poses if p[0] == "cube-small"]
+        assert not cube or cube[0][3] < apex_mm                  # not on the apex any more
+    finally:
+        referee.close()

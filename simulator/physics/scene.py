@@ -20,6 +20,7 @@ Format (in full, with units and conventions, in docs/SCENES.md):
     stood = [true, ...]           #   per tower
     fell_at = [-1, ...]           #   per tower, the placement after which it fell; -1: did not
     disturbed = [false, ...]      #   per tower
+    unstable = [false, ...]       #   per tower: stood only on an unstable point
     [[expect.pieces]]             #   a piece's final centre: within or beyond a distance
     tower = 0; index = 1; position_mm = [0, 0, 10]; within_mm = 5   (or beyond_mm = 20)
 
@@ -85,11 +86,12 @@ class Expectation:
     fell_at: tuple[int | None, ...] | None = None
     disturbed: tuple[bool, ...] | None = None
     pieces: tuple[PieceExpectation, ...] = ()
+    unstable: tuple[bool, ...] | None = None
 
     @property
     def expects_anything(self) -> bool:
         return (self.stood is not None or self.fell_at is not None or self.disturbed is not None
-                or bool(self.pieces))
+                or self.unstable is not None or bool(self.pieces))
 
 
 @dataclass(frozen=True)
@@ -229,9 +231,9 @@ def _expectation(path: str, table: Any, placements: list[int]) -> Expectation:
     if not isinstance(table, dict):
         raise SceneError(f"{path}: expect: expected a table")
     r = _Reader(path, table, "expect")
-    r.check_keys({"stood", "fell_at", "disturbed", "pieces"})
-    stood, disturbed = r.get("stood"), r.get("disturbed")
-    for key, value in (("stood", stood), ("disturbed", disturbed)):
+    r.check_keys({"stood", "fell_at", "disturbed", "unstable", "pieces"})
+    stood, disturbed, unstable = r.get("stood"), r.get("disturbed"), r.get("unstable")
+    for key, value in (("stood", stood), ("disturbed", disturbed), ("unstable", unstable)):
         if value is not None and (not isinstance(value, list) or len(value) != towers
                                   or not all(isinstance(v, bool) for v in value)):
             raise r.fail(key, f"expected {towers} true/false values, one per tower")
@@ -258,7 +260,8 @@ def _expectation(path: str, table: Any, placements: list[int]) -> Expectation:
                                        p.number("beyond_mm", None, 0, 5000)))
     return Expectation(tuple(stood) if stood is not None else None,
                        tuple(fell_at) if fell_at is not None else None,
-                       tuple(disturbed) if disturbed is not None else None, tuple(pieces))
+                       tuple(disturbed) if disturbed is not None else None, tuple(pieces),
+                       tuple(unstable) if unstable is not None else None)
 
 
 def _tremor(path: str, table: Any) -> Tremor:

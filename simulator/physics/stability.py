@@ -31,6 +31,13 @@ from simulator.pieces.geometry import vec3
 DISTURBED_MM = 5.0
 DISTURBED_DEG = 10.0
 WARN_MM = 3.0
+# the balance test (docs/PHYSICS.md, "Settling and the verdict"): a standing tower's pieces are
+# set turning and moving this fast and watched this long; a piece that then moves this far was balanced
+# on an unstable point
+NUDGE_RAD_S = 0.01
+NUDGE_M_S = 0.001
+NUDGE_SECONDS = 1.0
+NUDGE_MOVED_MM = 2.0
 
 
 @dataclass
@@ -58,6 +65,8 @@ class TowerReport:
     height_mm: float
     pieces: list[PieceReport] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # stood, but only on an unstable point: the least nudge tips it (balances_unstably)
+    unstable: bool = False
 
     @property
     def disturbed(self) -> bool:
@@ -66,7 +75,7 @@ class TowerReport:
 
     def as_dict(self) -> dict:
         return {"stood": self.stood, "fell_at": self.fell_at, "disturbed": self.disturbed,
-                "height_mm": round(self.height_mm, 2),
+                "unstable": self.unstable, "height_mm": round(self.height_mm, 2),
                 "pieces": [p.as_dict() for p in self.pieces], "warnings": self.warnings}
 
 
@@ -132,6 +141,28 @@ def tower_fallen(world: World, bodies: list[int]) -> bool:
     if not world.bodies_on_ground().isdisjoint(bodies[1:]):
         return True
     return world.pose(bodies[0])[0][2] < 0.0
+
+
+def balances_unstably(world: World, bodies: list[int]) -> bool:
+    """Does this standing tower, at rest, stand only because nothing disturbs it? Its pieces are given a
+    nudge (World.nudge, NUDGE_RAD_S) and simulated NUDGE_SECONDS on a snapshot that is then put
+    back: a tower at rest on stable faces rocks back, one balanced on an unstable point (a cube
+    released exactly on a cone's apex, a cone on its tip) falls or moves NUDGE_MOVED_MM."""
+    if not bodies or not world.at_rest(bodies):      # still moving (a ball rolling away)
+        return False
+    snapshot = world.save_state()
+    before = [world.pose(body)[0] for body in bodies]
+    try:
+        world.nudge(bodies, NUDGE_RAD_S, NUDGE_M_S)
+        chunk = world.settings.check_every
+        for _ in range(round(NUDGE_SECONDS / world.settings.time_step / chunk)):
+            world.step(chunk)           # the whole time: a slow start is still at rest
+            if tower_fallen(world, bodies):
+                return True
+        moved = max(math.dist(world.pose(body)[0], start) for body, start in zip(bodies, before, strict=True))
+        return tower_fallen(world, bodies) or moved * 1000.0 > NUDGE_MOVED_MM
+    finally:
+        world.restore_state(snapshot)
 
 
 def _place_explicitly(world: World, tower: Tower, placement: Placement, tremor: Tremor,
@@ -212,7 +243,9 @@ def judge_tower(world: World, tower: Tower) -> TowerReport:
                                   math.dist(position, position0) * 1000.0,
                                   _tilt_deg(orientation0, orientation)))
     height = max(world.lowest_and_highest(b)[1] for b in tower.bodies) * 1000.0
-    return TowerReport(tower.fell_at is None, tower.fell_at, height, pieces, tower.warnings)
+    stood = tower.fell_at is None
+    return TowerReport(stood, tower.fell_at, height, pieces, tower.warnings,
+                       unstable=stood and balances_unstably(world, tower.bodies))
 
 
 def run_scene(scene: Scene, settings: PhysicsSettings | None = None,
@@ -247,6 +280,9 @@ def check_expectations(scene: Scene, report: SceneReport) -> list[str]:
         if expect.fell_at is not None and tower.fell_at != expect.fell_at[index]:
             problems.append(f"tower {index}: fell_at is {_fell(tower.fell_at)}, "
                             f"expected {_fell(expect.fell_at[index])}")
+        if expect.unstable is not None and tower.unstable != expect.unstable[index]:
+            problems.append(f"tower {index}: unstable is {tower.unstable}, expected "
+                            f"{expect.unstable[index]}")
         if expect.disturbed is not None and tower.disturbed != expect.disturbed[index]:
             moved = ", ".join(f"{p.id} {p.moved_mm:.1f} mm / {p.tilt_deg:.1f} deg"
                               for p in tower.pieces if p.disturbed) or "nothing moved"
@@ -278,7 +314,9 @@ def format_reports(reports: list[SceneReport]) -> str:
                      f"in {scene.wall_seconds:.2f} s)")
         lines.append(f"  {'tower':>5}  {'verdict':<22} {'height mm':>9}  pieces")
         for index, tower in enumerate(scene.towers):
-            if tower.stood:
+            if tower.stood and tower.unstable:
+                verdict = "stood, unstable"
+            elif tower.stood:
                 verdict = "stood, disturbed" if tower.disturbed else "stood"
             else:
                 verdict = f"fell after placement {tower.fell_at}"
@@ -287,6 +325,9 @@ def format_reports(reports: list[SceneReport]) -> str:
             lines.append(f"  {index:>5}  {verdict:<22} {tower.height_mm:>9.1f}  {names}")
             if down:
                 lines.append(f"  {'':>5}  on the table: {', '.join(down)}")
+            if tower.stood and tower.unstable:
+                lines.append(f"  {'':>5}  balances on an unstable point: a nudge of "
+                             f"{NUDGE_M_S * 1000:g} mm/s and {NUDGE_RAD_S:g} rad/s tips it")
             moved = [f"{p.id} {p.moved_mm:.1f} mm / {p.tilt_deg:.0f} deg"
                      for p in tower.pieces if p.disturbed]
             if moved:

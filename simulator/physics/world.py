@@ -58,6 +58,9 @@ class PhysicsSettings:
     rest_seconds: float = 0.15  # all bodies below the thresholds this long: at rest
     sleeping: bool = True  # Bullet stops simulating pieces slower than rest_linear for 2 s
     min_settle_seconds: float = 0.2
+    # a finer time step where a tower is tall: (height in metres from which, substeps), the
+    # highest reached wins; the world's top is read at the start of every settle
+    tall_substeps: tuple[tuple[float, int], ...] = ((0.3, 4), (0.5, 8), (0.8, 16))
 
     @classmethod
     def chosen(cls) -> PhysicsSettings:
@@ -164,6 +167,7 @@ class World:
         self.client.setGravity(GRAVITY * math.sin(tilt), 0, -GRAVITY * math.cos(tilt))
         self.seconds = 0.0
         self._steps = 0
+        self.substeps = s.substeps          # more where a tower is tall (tall_substeps)
         self._shapes: dict[str, int] = {}
         self._bodies: dict[int, _Body] = {}
         # the table top's surface at z = 0
@@ -277,6 +281,18 @@ class World:
             for body in self.bodies():
                 self.client.changeDynamics(body, -1,
                                            activationState=pybullet.ACTIVATION_STATE_WAKE_UP)
+
+    def nudge(self, bodies: list[int], angular_speed: float, speed: float = 0.0) -> None:
+        """Set each piece turning at `angular_speed` (rad/s) about the horizontal diagonal
+        (1, 1, 0) through its centre of mass and moving at `speed` (m/s) along it, and wake
+        every piece: the least a breath of air or a hand's last touch gives a tower. A piece at
+        rest on a stable face rocks back; a piece balanced on an unstable point (a cube on a
+        cone's apex, a plank on a free ball) is tipped off it."""
+        diagonal = (1 / math.sqrt(2), 1 / math.sqrt(2), 0.0)
+        self._wake()
+        for body in bodies:
+            self.client.resetBaseVelocity(body, tuple(speed * v for v in diagonal),
+                                          tuple(angular_speed * v for v in diagonal))
 
     def piece_id(self, body: int) -> str:
         return self._bodies[body].piece_id
@@ -470,6 +486,17 @@ class World:
             self.client.changeDynamics(body, -1, rollingFriction=self._lever_arm(rolling_arm),
                                        spinningFriction=self._lever_arm(spinning_arm))
 
+    def _refine_for_height(self) -> None:
+        """Step with the substeps `tall_substeps` gives the highest point of any piece now."""
+        s = self.settings
+        if not s.tall_substeps:
+            return
+        top = max((self.lowest_and_highest(body)[1] for body in self.bodies()), default=0.0)
+        wanted = max([s.substeps] + [n for height, n in s.tall_substeps if top >= height])
+        if wanted != self.substeps:
+            self.substeps = wanted
+            self.client.setPhysicsEngineParameter(numSubSteps=wanted)
+
     def at_rest(self, bodies: list[int] | None = None) -> bool:
         """Are these pieces (default: all) slower than the rest thresholds?"""
         s = self.settings
@@ -482,11 +509,15 @@ class World:
 
     def settle(self, max_seconds: float, stop_when: Callable[[], bool] | None = None,
                watch: list[int] | None = None,
-               after_chunk: Callable[[], None] | None = None) -> SettleResult:
+               after_chunk: Callable[[], None] | None = None,
+               min_seconds: float | None = None) -> SettleResult:
         """Step until the watched pieces (default: all) have been at rest for a while,
-        `stop_when()` is true (checked between chunks of steps), or `max_seconds` have passed.
-        `after_chunk()` is called after every chunk of steps (to record frames for a view)."""
+        `stop_when()` is true (checked between chunks of steps), or `max_seconds` have passed;
+        never less than `min_seconds` (default: the settings' min_settle_seconds) unless
+        stopped. `after_chunk()` is called after every chunk of steps (to record frames)."""
         s = self.settings
+        least = s.min_settle_seconds if min_seconds is None else min_seconds
+        self._refine_for_height()
         start, resting_since = self.seconds, None
         while self.seconds - start < max_seconds - 1e-9:
             self.step(s.check_every)
@@ -497,7 +528,7 @@ class World:
             if self.at_rest(watch):
                 resting_since = self.seconds if resting_since is None else resting_since
                 if (self.seconds - resting_since >= s.rest_seconds - 1e-9
-                        and self.seconds - start >= s.min_settle_seconds - 1e-9):
+                        and self.seconds - start >= least - 1e-9):
                     return SettleResult(self.seconds - start, True, False)
             else:
                 resting_since = None

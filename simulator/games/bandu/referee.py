@@ -9,7 +9,8 @@ a neighbour's. For each outcome node the referee:
   game's state alone (a loaded game, an undo, a game played in one sitting: the same);
 - releases the piece as the Place action says: its centre over the tower's axis plus (x, y),
   turned by roll, pitch and yaw, lowered until it touches, and settles everything until at rest,
-  a fall, or `settle_seconds`; a challenge foundation is put on the bare table;
+  a fall, or `settle_seconds`; a tower at rest only on an unstable point is nudged and settled
+  again (it falls, as it would at a real table); a challenge foundation is put on the bare table;
 - judges every tower by the game's rule (a piece but the foundation on the table or the floor, or
   the foundation off the table), puts the towers knocked over by another's fall back as they
   stood before the placement (the rule book's rebuild), takes a fallen player's pieces off the
@@ -40,7 +41,13 @@ from simulator.core.state import GameState
 from simulator.games.bandu.rules import BanduState, Place, Pose, Settled
 from simulator.physics.placement import RELEASE_GAP_M, most_stable_orientation, place_on_table
 from simulator.physics.scene import DEFAULT_SETTLE_SECONDS
-from simulator.physics.stability import tower_fallen
+from simulator.physics.stability import (
+    NUDGE_M_S,
+    NUDGE_RAD_S,
+    NUDGE_SECONDS,
+    balances_unstably,
+    tower_fallen,
+)
 from simulator.physics.tremor import NO_TREMOR, Tremor
 from simulator.physics.world import PhysicsSettings, Quat, World, pybullet
 
@@ -111,6 +118,21 @@ def rebuild_tower(world: World, pieces: list[str], poses: dict[str, list[float]]
     return bodies
 
 
+def build_world(state: BanduState, settings: PhysicsSettings | None = None
+                ) -> tuple[World, dict[str, int], list[list[str]]]:
+    """A world of the towers as the state records them, each piece at its recorded settled
+    pose, settled REBUILD_SETTLE_SECONDS: (world, piece -> body, each seat's tower). The
+    referee judges every outcome in such a world and the landing preview shows its ghost in
+    one, so the ghost is where the referee will release the piece."""
+    world = World(settings)
+    bodies: dict[str, int] = {}
+    towers = standing_towers(state)
+    for tower, axis in zip(towers, tower_axes(state.players), strict=True):
+        bodies.update(zip(tower, rebuild_tower(world, tower, state.poses, axis), strict=True))
+    world.settle(REBUILD_SETTLE_SECONDS)
+    return world, bodies, towers
+
+
 def orientation_of(place: Place) -> Quat:
     turn = pybullet.getQuaternionFromEuler([math.radians(place.roll_deg), math.radians(place.pitch_deg),
                                             math.radians(place.yaw_deg)])
@@ -174,16 +196,29 @@ class PhysicsReferee:
             frame[piece] = (*position, *orientation)
         timeline.add(world.seconds - self._timeline_start, frame)
 
-    def _settle(self, seconds: float, seat: int | None) -> None:
+    def _settle(self, seconds: float, seat: int | None, min_seconds: float | None = None) -> None:
         """Settle the world (until `seat`'s tower falls, when given), recording frames."""
         world = self.world
         assert world is not None
         if seat is None:
-            world.settle(seconds, after_chunk=self._record)
+            world.settle(seconds, after_chunk=self._record, min_seconds=min_seconds)
         else:
             world.settle(seconds, stop_when=lambda: self._fallen(seat),
-                         watch=[self.bodies[p] for p in self.towers[seat]], after_chunk=self._record)
+                         watch=[self.bodies[p] for p in self.towers[seat]], after_chunk=self._record,
+                         min_seconds=min_seconds)
         self._record(force=True)
+
+    def _settle_to_a_verdict(self, seat: int) -> None:
+        """Settle `seat`'s tower; if it then stands only on an unstable point (a piece released
+        exactly on a cone's apex: stability.balances_unstably), give it the nudge that tips it
+        and settle again, as the least breath of air at a real table would."""
+        self._settle(self.settle_seconds, seat)
+        world = self.world
+        assert world is not None
+        bodies = [self.bodies[p] for p in self.towers[seat]]
+        if not self._fallen(seat) and balances_unstably(world, bodies):
+            world.nudge(bodies, NUDGE_RAD_S, NUDGE_M_S)   # as slow as rest: give it the time
+            self._settle(self.settle_seconds, seat, min_seconds=NUDGE_SECONDS)
 
     def _aftermath(self, seat: int | None) -> dict[str, Pose]:
         """After a fall, the collapse simulated on (recorded for a view that watches) until the
@@ -215,7 +250,7 @@ class PhysicsReferee:
         self.bodies[place.piece] = body
         self.towers[seat].append(place.piece)
         self._record(force=True)
-        self._settle(self.settle_seconds, seat)
+        self._settle_to_a_verdict(seat)
         if self._fallen(seat):
             self._settle(0.5, None)                   # let the fall reach the neighbours
         fallen = tuple(s for s in range(state.players) if self.towers[s] and self._fallen(s))
@@ -236,7 +271,7 @@ class PhysicsReferee:
         world.remove(self.bodies.pop(piece))
         self.towers[seat].remove(piece)
         self._record(force=True)
-        self._settle(self.settle_seconds, seat)
+        self._settle_to_a_verdict(seat)
         fallen = (seat,) if self._fallen(seat) else ()
         came_down = self._aftermath(seat) if fallen else {}
         poses = tuple(came_down.get(pose[0], pose) for pose in self._poses())
@@ -275,11 +310,7 @@ class PhysicsReferee:
         a save's check (check_replay) finds exactly what was played. A seat that is out has no
         tower on the table (a solo or chain game keeps its pieces for the score)."""
         self.close()
-        self.world = World(self.settings)
-        self.bodies, self.towers = {}, standing_towers(state)
-        for tower, axis in zip(self.towers, tower_axes(state.players), strict=True):
-            self.bodies.update(zip(tower, rebuild_tower(self.world, tower, state.poses, axis), strict=True))
-        self.world.settle(REBUILD_SETTLE_SECONDS)
+        self.world, self.bodies, self.towers = build_world(state, self.settings)
 
 
 def physics_resolver(settle_seconds: float = DEFAULT_SETTLE_SECONDS,
@@ -299,7 +330,8 @@ def referee_work(settle_seconds: float = DEFAULT_SETTLE_SECONDS) -> Callable[...
     return PhysicsReferee(settle_seconds=settle_seconds).resolve
 
 
-REFEREE_VERSION = 2   # how an outcome is worked out; 2: every outcome from a world built anew
+REFEREE_VERSION = 3   # how an outcome is worked out; 2: every outcome from a world built
+# anew; 3: a tower balanced on an unstable point is nudged
 
 
 @cache

@@ -1,0 +1,289 @@
+"""How far the chosen physics settings can be trusted: their verdicts against a reference.
+
+A verdict that changes when the simulation is refined is not a verdict. This module builds a
+corpus of towers, judges every one with the chosen settings and with a ladder of refined
+settings (more substeps, more solver iterations), and says how often they agree. The
+reference is the first rung of the ladder whose verdicts the next rung changes for fewer than
+`CONVERGED_SHARE` of the towers: refining it further no longer changes what it says.
+
+The corpus (`corpus()`):
+- the validation scenes (scenes/validation, each tower with the verdict it derives);
+- the benchmark towers (physics/bench.py);
+- straight columns of flat-topped pieces, 20 to 40 high, released exactly on the axis and with
+  a 0.2 mm / 0.2 degree hand (three seeds);
+- seeded random towers of 4-12 real pieces, each on its most stable face on the axis, with a
+  0.5 mm / 0.5 degree hand;
+- piece-on-piece slopes: a piece resting on another on a table tilted 1 degree either side of
+  the pair's friction angle atan(mu).
+
+A verdict is (stood, fell_at) per tower. `tools/measure_fidelity.py` runs it all and prints
+the agreement and the wall time of each setting, in one run (docs/PHYSICS.md, "Fidelity").
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from simulator.physics.scene import Placement, Scene, TowerSpec, load_scene
+from simulator.physics.tremor import NO_TREMOR, Tremor
+from simulator.pieces.catalogue import CATALOGUE
+from simulator.progress import Progress
+
+if TYPE_CHECKING:
+    from simulator.physics.world import PhysicsSettings
+
+CONVERGED_SHARE = 0.005       # a rung is converged when the next changes fewer verdicts
+GOAL_AGREEMENT = 0.99
+
+# flat bottom and flat top, on their most stable face: every interface of a centred column is
+# a flat face at least 15 mm wide under a centred load, so every such column stands
+FLAT_TOPPED = ("ashlar-large", "base", "cube-large", "slab-square", "cylinder-wide", "base",
+               "ashlar-medium", "disc", "base", "plank-long", "cross-flat", "base", "cube-small",
+               "plank-short", "washer", "ashlar-small", "prism-hexagon", "cylinder-tall",
+               "pole-short")
+COLUMN_HEIGHTS = (20, 25, 30, 35, 40)
+COLUMN_HAND = Tremor(0.2, 0.2)
+RANDOM_HAND = Tremor(0.5, 0.5)
+RANDOM_TOWERS = 300
+# (upper piece, lower piece): lacquer on beech, lacquer on lacquer, lacquer on beech (a tall
+# piece); beech on beech cannot be told from the lower piece sliding on the (beech) table
+SLOPE_PAIRS = (("cone-small", "base"), ("cone-small", "spool"), ("spool", "base"))
+SLOPE_MARGIN_DEG = 1.0
+
+Verdict = tuple[bool, int | None]          # stood, fell_at (None: stood)
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    group: str        # validation, benchmark, column, random, slope
+    scene: Scene
+
+    @property
+    def towers(self) -> int:
+        return len(self.scene.towers)
+
+
+def _order_scene(name: str, foundation: str, pieces: Sequence[str], tremor: Tremor = NO_TREMOR,
+                 seed: int = 0, slope_deg: float = 0.0) -> Scene:
+    placements = tuple(Placement(piece) for piece in pieces)
+    return Scene(name, "", (TowerSpec(foundation, (0.0, 0.0), placements),), allow_duplicates=True,
+                 tremor=tremor, seed=seed, slope_deg=slope_deg)
+
+
+def column_pieces(height: int) -> tuple[str, ...]:
+    """The pieces placed on a base foundation for a column `height` pieces high."""
+    repeated = FLAT_TOPPED * (height // len(FLAT_TOPPED) + 1)
+    return repeated[:height - 1]
+
+
+def random_tower(seed: int, pieces: Sequence[str] | None = None) -> tuple[str, ...]:
+    """4-12 real pieces (distinct, from the 49 kinds but the base) in a seeded order."""
+    rng = random.Random(f"fidelity tower {seed}")
+    kinds = list(pieces or [spec.id for spec in CATALOGUE if spec.id != "base"])
+    return tuple(rng.sample(kinds, rng.randint(4, 12)))
+
+
+def friction_angle_deg(upper: str, lower: str) -> float:
+    """atan(mu) for the pair: each material's coefficient is against beech, and a pair's is
+    the geometric mean (docs/PHYSICS.md: Bullet multiplies the square roots)."""
+    materials = {spec.id: spec.material for spec in CATALOGUE}
+    mu = math.sqrt(materials[upper].friction * materials[lower].friction)
+    return math.degrees(math.atan(mu))
+
+
+def corpus(random_towers: int = RANDOM_TOWERS, validation_dir: Path | None = None,
+           columns: Sequence[int] = COLUMN_HEIGHTS, column_seeds: int = 3) -> list[Case]:
+    from simulator.physics.bench import BENCH_TOWERS
+
+    cases: list[Case] = []
+    folder = validation_dir or Path(__file__).resolve().parents[2] / "scenes" / "validation"
+    for path in sorted(folder.glob("*.toml")):
+        cases.append(Case(path.stem, "validation", load_scene(path)))
+    for name, (foundation, pieces) in BENCH_TOWERS.items():
+        cases.append(Case(name, "benchmark", _order_scene(name, foundation, pieces)))
+    for height in columns:
+        pieces = column_pieces(height)
+        cases.append(Case(f"column_{height}_exact", "column", _order_scene("", "base", pieces)))
+        for seed in range(column_seeds):
+            cases.append(Case(f"column_{height}_hand_{seed}", "column",
+                              _order_scene("", "base", pieces, COLUMN_HAND, seed)))
+    for seed in range(random_towers):
+        cases.append(Case(f"random_{seed}", "random",
+                          _order_scene("", "base", random_tower(seed), RANDOM_HAND, seed)))
+    for upper, lower in SLOPE_PAIRS:
+        angle = friction_angle_deg(upper, lower)
+        for side, slope in (("holds", angle - SLOPE_MARGIN_DEG), ("slides", angle + SLOPE_MARGIN_DEG)):
+            cases.append(Case(f"slope_{upper}_on_{lower}_{side}", "slope",
+                              _order_scene("", lower, (upper,), slope_deg=round(slope, 2))))
+    return cases
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One physics setting of the comparison, by its changes to the chosen settings."""
+    name: str
+    changes: tuple[tuple[str, Any], ...] = ()
+
+    def settings(self) -> PhysicsSettings:
+        from simulator.physics.world import PhysicsSettings
+
+        changes: dict[str, Any] = dict(self.changes)
+        return replace(PhysicsSettings.chosen(), **changes)
+
+
+CHOSEN = Rung("chosen")
+# the time step halved at each rung, everywhere (no tall_substeps): what converges a tall stack
+# (docs/PHYSICS.md, "Fidelity"); more solver iterations alone did not
+LADDER = tuple(Rung(f"{n} substeps", (("substeps", n), ("tall_substeps", ()))) for n in (4, 8, 16))
+
+
+def _judge_case(case: Case, rung: Rung) -> tuple[list[Verdict], float]:
+    from simulator.physics.quiet import import_quietly
+
+    run_scene = import_quietly("simulator.physics.stability").run_scene   # PyBullet's banner
+
+    started = time.perf_counter()
+    report = run_scene(case.scene, rung.settings())
+    verdicts = [(tower.stood, tower.fell_at) for tower in report.towers]
+    return verdicts, time.perf_counter() - started
+
+
+@dataclass
+class Judgement:
+    rung: Rung
+    verdicts: dict[str, list[Verdict]] = field(default_factory=dict)
+    wall_seconds: float = 0.0        # summed over the cases (the work, whatever the workers)
+
+
+def judge(cases: Sequence[Case], rung: Rung, workers: int = 1,
+          progress: Progress | None = None) -> Judgement:
+    """Every case judged with `rung`'s settings (in `workers` processes)."""
+    judgement = Judgement(rung)
+    if workers <= 1:
+        results = (_judge_case(case, rung) for case in cases)
+        for done, (case, (verdicts, wall)) in enumerate(zip(cases, results, strict=False), start=1):
+            judgement.verdicts[case.name], judgement.wall_seconds = verdicts, judgement.wall_seconds + wall
+            if progress:
+                progress(done, len(cases), f"{rung.name}: {case.name}")
+        return judgement
+    with ProcessPoolExecutor(workers) as pool:
+        futures = [pool.submit(_judge_case, case, rung) for case in cases]
+        for done, (case, future) in enumerate(zip(cases, futures, strict=True), start=1):
+            verdicts, wall = future.result()
+            judgement.verdicts[case.name], judgement.wall_seconds = verdicts, judgement.wall_seconds + wall
+            if progress:
+                progress(done, len(cases), f"{rung.name}: {case.name}")
+    return judgement
+
+
+@dataclass(frozen=True)
+class Agreement:
+    towers: int
+    same_verdict: int          # stood/fell and fell_at both equal
+    same_stood: int            # stood/fell equal
+    differing: tuple[str, ...]
+
+    @property
+    def share(self) -> float:
+        return self.same_verdict / self.towers if self.towers else 1.0
+
+    @property
+    def stood_share(self) -> float:
+        return self.same_stood / self.towers if self.towers else 1.0
+
+
+def agreement(a: Judgement, b: Judgement, cases: Sequence[Case] | None = None) -> Agreement:
+    names = [c.name for c in cases] if cases is not None else list(a.verdicts)
+    towers = same = same_stood = 0
+    differing = []
+    for name in names:
+        mine, theirs = a.verdicts[name], b.verdicts[name]
+        for tower, (x, y) in enumerate(zip(mine, theirs, strict=True)):
+            towers += 1
+            same += x == y
+            same_stood += x[0] == y[0]
+            if x != y:
+                differing.append(name if len(mine) == 1 else f"{name}[{tower}]")
+    return Agreement(towers, same, same_stood, tuple(differing))
+
+
+def converged_reference(judgements: Sequence[Judgement]) -> int | None:
+    """The index of the first rung whose verdicts the next rung changes for fewer than
+    CONVERGED_SHARE of the towers (None: the ladder never got there)."""
+    for index in range(len(judgements) - 1):
+        if 1.0 - agreement(judgements[index], judgements[index + 1]).share < CONVERGED_SHARE:
+            return index
+    return None
+
+
+def expected_verdicts(case: Case) -> list[Verdict] | None:
+    """What physics says of a case, where it is known without simulating: a validation
+    scene's [expect], an exact or slightly shaken centred column (stands), a slope case."""
+    if case.group == "validation":
+        expect = case.scene.expect
+        if expect.stood is None:
+            return None
+        fell_at = expect.fell_at or tuple(None if s else -1 for s in expect.stood)
+        return [(bool(s), None if s else f) for s, f in zip(expect.stood, fell_at, strict=True)]
+    if case.group == "column":
+        return [(True, None)]
+    if case.group == "slope":
+        return [(True, None)] if case.name.endswith("_holds") else [(False, 0)]
+    return None
+
+
+def format_report(cases: Sequence[Case], chosen: Judgement, ladder: Sequence[Judgement],
+                  reference: int | None) -> str:
+    lines = [f"corpus: {len(cases)} scenes, {sum(c.towers for c in cases)} towers "
+             f"({', '.join(f'{g} {sum(1 for c in cases if c.group == g)}' for g in _groups(cases))})",
+             "", f"{'setting':<22} {'wall s':>8} {'vs next rung':>14}"]
+    everything = [chosen, *ladder]
+    for index, judgement in enumerate(everything):
+        following = ""
+        if 1 <= index < len(everything) - 1:
+            following = f"{100 * agreement(judgement, everything[index + 1]).share:.1f} %"
+        lines.append(f"{judgement.rung.name:<22} {judgement.wall_seconds:>8.1f} {following:>14}")
+    lines.append("")
+    if reference is None:
+        lines.append("reference: not converged on this ladder (each rung changed "
+                     f"{CONVERGED_SHARE:.1%} or more of the next one's verdicts)")
+        return "\n".join(lines)
+    ref = ladder[reference]
+    lines.append(f"reference: {ref.rung.name} (the next rung changes "
+                 f"{100 * (1 - agreement(ref, ladder[reference + 1]).share):.2f} % of its verdicts)")
+    total = agreement(chosen, ref)
+    lines.append(f"chosen vs reference: {100 * total.share:.1f} % of verdicts (stood and fell_at), "
+                 f"{100 * total.stood_share:.1f} % stood/fell; goal {100 * GOAL_AGREEMENT:.0f} %; "
+                 f"wall {chosen.wall_seconds:.1f} s vs {ref.wall_seconds:.1f} s")
+    for group in _groups(cases):
+        part = [c for c in cases if c.group == group]
+        share = agreement(chosen, ref, part)
+        lines.append(f"  {group:<11} {100 * share.share:5.1f} %  ({share.towers} towers)"
+                     + (f"  differ: {', '.join(share.differing[:6])}" if share.differing else ""))
+    for judgement in (chosen, ref):
+        wrong = [c.name for c in cases if (e := expected_verdicts(c)) is not None
+                 and [v[0] for v in judgement.verdicts[c.name]] != [v[0] for v in e]]
+        lines.append(f"against physics ({judgement.rung.name}): {len(wrong)} of "
+                     f"{sum(1 for c in cases if expected_verdicts(c) is not None)} known cases wrong"
+                     + (f": {', '.join(wrong[:8])}" if wrong else ""))
+    return "\n".join(lines)
+
+
+def _groups(cases: Sequence[Case]) -> list[str]:
+    return list(dict.fromkeys(c.group for c in cases))
+
+
+def run(cases: Sequence[Case], chosen: Rung = CHOSEN, ladder: Sequence[Rung] = LADDER,
+        workers: int = 1, progress: Progress | None = None
+        ) -> tuple[Judgement, list[Judgement], int | None]:
+    judged = judge(cases, chosen, workers, progress)
+    rungs = [judge(cases, rung, workers, progress) for rung in ladder]
+    return judged, rungs, converged_reference(rungs)
