@@ -2,18 +2,19 @@
 
 The rule book allows a ghost of the held piece where it would first touch, after the auction,
 and never a simulated outcome in a game against others: this module only lowers the piece
-straight down onto the towers as they stand (no stepping of time). It keeps a world of its own
-(PyBullet, no pyglet), rebuilt from the settled poses the state records when they change, and
-one body for the held piece that it moves for each query, so a query costs a few distance
-checks (well under a frame).
+straight down onto the towers as they stand (the held piece is never stepped in time). It keeps
+a world of its own (PyBullet, no pyglet), built exactly as the referee builds the world it
+judges in (referee.build_world: the recorded poses, settled briefly), anew when they change, so
+the ghost lies where the referee will release the piece; and one body for the held piece that
+it moves for each query, so a query costs a few distance checks (well under a frame).
 """
 
 from __future__ import annotations
 
 from simulator.games.bandu.referee import (
+    build_world,
     lower_onto,
     orientation_of,
-    rebuild_tower,
     standing_towers,
     tower_axes,
 )
@@ -41,9 +42,9 @@ class LandingPreview:
         if self.world is not None and key == self._key:
             return self.world
         self.close()
-        world = self.world = World()
-        self._towers = [rebuild_tower(world, tower, state.poses, axis)
-                        for tower, axis in zip(towers, tower_axes(state.players), strict=True)]
+        world, bodies, _ = build_world(state)      # the referee's world for this state
+        self.world = world
+        self._towers = [[bodies[piece] for piece in tower] for tower in towers]
         self._key = key
         return world
 

@@ -324,11 +324,24 @@ class BanduView(GameView):
         self.submit(action)
 
     def _release(self) -> None:
+        """Release the held piece where its ghost is: the place the ghost was worked out for
+        (never the pointer's position at the click, which Ctrl+wheel or a camera move since
+        the last motion would put elsewhere)."""
         if self.held is None:
             return
-        place = self.held.place.rounded()
-        if self.submit(place):
+        self._refresh_ghost()
+        if self.submit(self.held.place.rounded()):
             self.held, self.ghost = None, None
+
+    def _refresh_ghost(self) -> None:
+        """The ghost: where the held piece, as it will be released (rounded as the notation
+        rounds it), first touches the tower."""
+        if not self._ghost_dirty or self.held is None:
+            return
+        self._ghost_dirty = False
+        position, orientation = self.preview.landing(self.bandu, self.bandu.placer, self.held.place.rounded())
+        self.ghost = (tuple(position), tuple(orientation))                       # type: ignore[assignment]
+        self.scene.changed()
 
     # --- clock and drawing ------------------------------------------------------------------------
     def update(self, dt: float) -> None:
@@ -346,11 +359,7 @@ class BanduView(GameView):
         elif self._last_frame is not None:
             self._last_frame = None
             self.scene.changed()
-        if self._ghost_dirty and self.held is not None:
-            self._ghost_dirty = False
-            position, orientation = self.preview.landing(self.bandu, self.bandu.placer, self.held.place)
-            self.ghost = (tuple(position), tuple(orientation))                       # type: ignore[assignment]
-            self.scene.changed()
+        self._refresh_ghost()
         if self.practice is not None:
             held = self.held.place if self.held is not None else None
             if self.practice.update(self.bandu, self.bandu.placer, held):
@@ -446,13 +455,18 @@ class BanduView(GameView):
                 return best
         return None
 
+    def aim_height(self) -> float:
+        """The height (metres) of the plane the pointer aims the held piece on: its tower's top."""
+        return self.preview.tower_top(self.bandu, self.bandu.placer)
+
     def _follow_mouse(self, x: float, y: float) -> None:
-        """Move the held piece to where the pointer is, on the plane it floats on."""
+        """Move the held piece to where the pointer is on the plane of its tower's top: the
+        ghost lands under the pointer, from any view (the piece floats above it)."""
         if self.held is None:
             return
         state = self.bandu
         axis = self.places[state.placer].axis
-        height = self._held_pose()[0][2]
+        height = self.aim_height()
         origin, direction = self.camera.ray(x, y, self.area)
         if abs(direction.z) < 1e-6:
             return
@@ -485,7 +499,6 @@ class BanduView(GameView):
         if self.bar.click(x, y):
             return True
         if self.held is not None and self.controller.outcome_in_progress() is None:
-            self._follow_mouse(x, y)
             self._release()
             return True
         picked = self._pick(x, y)
@@ -585,7 +598,7 @@ class BanduView(GameView):
             return "the tower stands"
         if self.bandu.players == 1:              # a solo attempt: no one else to name
             return "the tower fell"
-        seats = [int(s) for s in verdict.removeprefix("fell: ").split(",") if s.strip().isdigit()]
+        seats = [int(s) for s in verdict.removeprefix("fell: ").split(",") if s.strip().isascii() and s.strip().isdigit()]
         names = " and ".join(f"{self.seat_name(s)}'s" for s in seats if 0 <= s < self.bandu.players)
         return f"{names or 'a'} tower fell"
 
