@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pyglet.math import Mat4, Vec3, Vec4
 from pyglet.window import key, mouse
 
+MIN_PITCH_DEG = 2.0   # the lowest the eye goes: just above the level of what it looks at
+
 
 @dataclass
 class OrbitCamera:
@@ -95,9 +97,11 @@ class OrbitCamera:
                                            z_far=self.distance * 20, fov=self.fov)
 
     def orbit(self, dx: float, dy: float) -> None:
+        """Turn about the target; the eye stays above the ground (pitch MIN_PITCH_DEG or more:
+        dragging up never takes it under the table)."""
         self._goal = None
         self.yaw = (self.yaw - dx * 0.4) % 360.0
-        self.pitch = min(89.0, max(-5.0, self.pitch - dy * 0.4))
+        self.pitch = min(89.0, max(MIN_PITCH_DEG, self.pitch - dy * 0.4))
 
     def pan(self, dx: float, dy: float) -> None:
         self._goal = None
@@ -113,6 +117,25 @@ class OrbitCamera:
                           target)
             return
         self.distance = min(self.max_distance, max(self.min_distance, self.distance * 0.9 ** steps))
+
+    def zoom_at(self, x: float, y: float, area: tuple[float, float, float, float], steps: float) -> None:
+        """Zoom towards what is under the pointer: the point where its ray meets the level
+        plane through the target stays under the pointer (the wheel on a screen's centre moved
+        what the player looked at away)."""
+        if self._goal is not None:
+            self.zoom(steps)
+            return
+        origin, direction = self.ray(x, y, area)
+        before = self.distance
+        self.zoom(steps)
+        if abs(direction.z) < 1e-6:
+            return
+        t = (self.target.z - origin.z) / direction.z
+        if t <= 0:
+            return
+        aimed = origin + direction * t
+        share = 1.0 - self.distance / before        # the part of the way the eye went in
+        self.target = self.target + (aimed - self.target) * share
 
     def reset(self) -> None:
         """Glide back to where the camera started."""
@@ -137,8 +160,12 @@ class OrbitCamera:
             return True
         return False
 
-    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> bool:
-        self.zoom(scroll_y)
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float,
+                        area: tuple[float, float, float, float] | None = None) -> bool:
+        if area is None:
+            self.zoom(scroll_y)
+        else:
+            self.zoom_at(x, y, area, scroll_y)
         return True
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:

@@ -105,6 +105,8 @@ class BanduView(GameView):
         ("Right drag", "orbit the camera"),
         ("Middle drag", "pan (or Shift+right drag)"),
         ("Wheel", "zoom"),
+        ("M", "the magnet on or off (snaps to the axis, the top piece's centre)"),
+        ("V", "the next view of the tower: your angle, from above, from the side"),
         ("T", "fly to the tower in play"),
         ("Home", "the whole table"),
     )
@@ -129,6 +131,12 @@ class BanduView(GameView):
         self._last_frame: Any = None
         self._focus_key: tuple = ()
         self._keys_down: set[int] = set()
+        self.magnet = True                      # M turns it off and on
+        self.aim_note = ""                      # the live readout: offset, magnet, the table
+        # the camera over a tower being built: the player's own angle, kept from one placement
+        # to the next (yaw from the seat's side, pitch), and the view V chose
+        self._placing_angles = (0.0, PLACING_PITCH_DEG)
+        self._view = 0
         self._history_seen = len(self.controller.history)   # verdicts said so far
         self._out_said: set[int] = set()        # for Ctrl+wheel: the wheel event has no modifiers
         n = self.state.num_players
@@ -226,11 +234,30 @@ class BanduView(GameView):
             self.camera.reset()
 
     def focus_tower(self, seat: int) -> None:
+        """Fly to `seat`'s tower, seen at the angle the player last chose over a tower."""
         place = self.places[seat]
         top = self.preview.tower_top(self.bandu, seat)
+        turn, pitch = self._placing_angles
+        view_pitch = VIEWS[self._view][1]
         self.camera.glide_to(Vec3(place.axis[0], place.axis[1], top * 0.6 + 0.02),
                              distance=max(0.55, top * 2.5 + 0.45),
-                             yaw=-90.0 if place.facing > 0 else 90.0, pitch=28.0)
+                             yaw=self._seat_yaw(seat) + turn,
+                             pitch=pitch if view_pitch is None else view_pitch)
+
+    def _seat_yaw(self, seat: int) -> float:
+        return -90.0 if self.places[seat].facing > 0 else 90.0
+
+    def _keep_placing_angles(self) -> None:
+        """The player turned the camera over the tower they build: keep that angle."""
+        if self.held is not None and VIEWS[self._view][1] is None:
+            turn = (self.camera.yaw - self._seat_yaw(self.bandu.placer) + 180.0) % 360.0 - 180.0
+            self._placing_angles = (turn, self.camera.pitch)
+
+    def _next_view(self) -> None:
+        self._view = (self._view + 1) % len(VIEWS)
+        seat = self.bandu.placer if self.bandu.phase == "place" else max(self.bandu.auctioneer, 0)
+        self.focus_tower(seat)
+        self.toast.show(f"View: {VIEWS[self._view][0]} (V: the next)")
 
     # --- the HUD ------------------------------------------------------------------------------------
     def _buttons_for_turn(self) -> list[tuple[str, Any]]:
@@ -360,6 +387,8 @@ class BanduView(GameView):
             self._last_frame = None
             self.scene.changed()
         self._refresh_ghost()
+        if self.held is not None and self.practice is None:
+            self.hint = f"Click to release where the ghost shows. {self._aim_readout()}"
         if self.practice is not None:
             held = self.held.place if self.held is not None else None
             if self.practice.update(self.bandu, self.bandu.placer, held):
@@ -398,9 +427,12 @@ class BanduView(GameView):
             items.append(scene.piece(offered, ((*self.auction_spot, height + LIFT_M), orientation), bright=True))
         if self.held is not None:
             held_pose = self._held_pose()
-            items.append(scene.piece(self.held.place.piece, held_pose))
+            if VIEWS[self._view][0] != "top":       # from above it would hide its ghost
+                items.append(scene.piece(self.held.place.piece, held_pose))
             if self.ghost is not None:
                 tint = self.practice.colour() if self.practice is not None else None
+                if self.ghost_on_table():
+                    tint = GHOST_ON_TABLE
                 items.append(scene.piece(self.held.place.piece, self.ghost, ghost=True, tint=tint))
                 items.append(scene.drop_line(held_pose[0], self.ghost[0][2]))
         items += [scene.beans(seat, state.beans[seat]) for seat in range(state.players) if state.beans[seat]]
@@ -476,15 +508,62 @@ class BanduView(GameView):
         limit = REACH_MM - 0.5
         dx = max(-limit, min(limit, (origin.x + direction.x * t - axis[0]) * 1000))
         dy = max(-limit, min(limit, (origin.y + direction.y * t - axis[1]) * 1000))
+        if self.magnet:
+            dx, dy = self._snapped(dx, dy, x, y)
         self.held = replace(self.held, place=replace(self.held.place, x_mm=dx, y_mm=dy))
         self._ghost_dirty = True
+
+    def magnet_points(self) -> list[tuple[float, float]]:
+        """Where the magnet pulls the held piece (mm from the tower's axis): the axis, and the
+        centre of the tower's top piece."""
+        state = self.bandu
+        points = [(0.0, 0.0)]
+        tower = state.towers[state.placer] if state.placer >= 0 else []
+        pose = self.tower_poses.get(tower[-1]) if tower else None
+        if pose is not None:
+            axis = self.places[state.placer].axis
+            points.append(((pose[0][0] - axis[0]) * 1000, (pose[0][1] - axis[1]) * 1000))
+        return points
+
+    def _snapped(self, dx: float, dy: float, x: float, y: float) -> tuple[float, float]:
+        """The first magnet point (the axis before the top piece's centre) whose picture is
+        within MAGNET_PX of the pointer (x, y), or within MAGNET_MM on the table: a pull that
+        is the same for the hand from near and far."""
+        axis = self.places[self.bandu.placer].axis
+        height = self.aim_height()
+        for point in self.magnet_points():
+            at = self.camera.to_screen(Vec3(axis[0] + point[0] / 1000, axis[1] + point[1] / 1000, height),
+                                       self.area)
+            near_on_screen = at is not None and math.hypot(at[0] - x, at[1] - y) <= MAGNET_PX
+            if near_on_screen or math.hypot(dx - point[0], dy - point[1]) <= MAGNET_MM:
+                return round(point[0], 1), round(point[1], 1)
+        return dx, dy
+
+    def ghost_on_table(self) -> bool:
+        """Would the held piece, released, touch the table (its tower has a foundation)?"""
+        if self.ghost is None or self.held is None or not self.bandu.towers[self.bandu.placer]:
+            return False
+        position, orientation = self.ghost
+        mesh = piece_mesh(self.held.place.piece.split("#", 1)[0])
+        lowest = float((mesh.positions @ rotation_matrix(orientation).T)[:, 2].min()) + position[2]
+        return lowest < ON_TABLE_M
+
+    def _aim_readout(self) -> str:
+        """The live readout under the status: the offset from the axis, the magnet, the table."""
+        if self.held is None:
+            return ""
+        place = self.held.place
+        if self.ghost_on_table():
+            return "Released there it touches the table: your tower falls."
+        offset = math.hypot(place.x_mm, place.y_mm)
+        magnet = "magnet on (M)" if self.magnet else "magnet off (M)"
+        return f"{offset:.1f} mm from the axis (x {place.x_mm:+.1f}, y {place.y_mm:+.1f}) · {magnet}"
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool | None:
         if not self.contains(x, y):
             return None
         if self.held is not None:
             self._follow_mouse(x, y)
-            self.hint = "Click to release the piece where the ghost shows."
             return True
         hovered = self._pick(x, y)
         if hovered != self.hovered:
@@ -512,6 +591,7 @@ class BanduView(GameView):
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> bool | None:
         if self.camera.on_mouse_drag(x, y, dx, dy, buttons, modifiers):
             self._place_seat_labels()
+            self._keep_placing_angles()
             return True
         return None
 
@@ -523,8 +603,9 @@ class BanduView(GameView):
             self.held = replace(self.held, hover_m=min(high, max(low, self.held.hover_m + 0.01 * scroll_y)))
             self.scene.changed()
             return True
-        self.camera.on_mouse_scroll(x, y, scroll_x, scroll_y)
+        self.camera.on_mouse_scroll(x, y, scroll_x, scroll_y, self.area)   # towards the pointer
         self._place_seat_labels()
+        self.on_mouse_motion(x, y, 0, 0)         # what is under the pointer now (the hover)
         return True
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
@@ -547,6 +628,14 @@ class BanduView(GameView):
             return True
         if symbol == key.HOME:
             self.camera.reset()
+            return True
+        if symbol == key.M and not modifiers & (key.MOD_CTRL | key.MOD_COMMAND):
+            self.magnet = not self.magnet
+            self.toast.show(f"Magnet {'on' if self.magnet else 'off'}: the held piece "
+                            f"{'snaps to' if self.magnet else 'no longer snaps to'} the axis and the top piece's centre")
+            return True
+        if symbol == key.V and not modifiers & (key.MOD_CTRL | key.MOD_COMMAND):
+            self._next_view()
             return True
         return None
 
@@ -613,6 +702,14 @@ def _count(n: int, word: str) -> str:
 
 
 _CTRL_KEYS = {key.LCTRL, key.RCTRL, key.LCOMMAND, key.RCOMMAND}
+GHOST_ON_TABLE = (1.0, 0.25, 0.2)   # the ghost's colour when the release would touch the table
+MAGNET_MM = 4.0          # the held piece snaps to the axis or the top piece's centre this near,
+MAGNET_PX = 10.0         # or when the pointer is this near its picture
+ON_TABLE_M = 0.001       # a ghost whose lowest point is this near the table top touches it
+PLACING_PITCH_DEG = 28.0  # the camera over a tower being built, until the player orbits
+# V goes round these views of the tower being built (pitch in degrees; 'oblique' keeps the
+# player's own): from above, the held piece is not drawn, so it never hides its ghost
+VIEWS = (("oblique", None), ("top", 89.0), ("side", 4.0))
 # a turn of the held piece about one of the table's axes, whatever turns it has had: z (Q, E),
 # x (R, F: its top away from or towards the player in front of the tower, at -y) or y (Z, C:
 # its top to their left or right)
