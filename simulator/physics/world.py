@@ -72,7 +72,8 @@ class PhysicsSettings:
                    restitution=0.0,
                    rolling_friction=0.0, spinning_friction=0.0, face_friction=None,
                    material_friction=False,
-                   friction_anchor=False, maximal_coordinates=False, sleeping=False)
+                   friction_anchor=False, maximal_coordinates=False, sleeping=False,
+                   tall_substeps=())
 
 
 @dataclass
