@@ -237,11 +237,21 @@ def test_settings_the_game_refuses_are_said_and_the_new_game_screen_stays(gui):
     screen = window.top
     window.pump(2)
     first_row = next(row for setting, row in screen.setting_rows if setting.name == "first")
-    click_on(window, next(b for b in first_row.options if b.text.text == "5"))   # 2 players: no seat 5
+    seat_five = next(b for b in first_row.options if b.text.text == "5")
+    assert not seat_five.enabled                                 # 2 players: no seat 5 offered
+    click_on(window, seat_five)
+    assert first_row.options[first_row.selected].text.text == "1"
+    click_on(window, next(b for b in screen.count_row.options if b.text.text == "6"))
+    assert seat_five.enabled                                     # six players: it is a seat
+    click_on(window, seat_five)
+    click_on(window, next(b for b in screen.count_row.options if b.text.text == "2"))
+    assert first_row.options[first_row.selected].text.text == "1"   # back to a real seat
+    click_on(window, button_named(screen, "On (solo)"))          # the aid, against another player
     click_on(window, button_named(screen, "Start"))
     window.pump(2)
     assert window.top is screen and screen.title == "new game"
-    assert "first player must sit at one of the 2 seats" in screen.toast.message
+    assert "the practice aid is for one-player solo and chain games only" in screen.toast.message
+    click_on(window, button_named(screen, "Off"))
     from simulator.app import last_choices
     assert last_choices.load("bandu") == (None, [], {})         # what the game refused is not kept
 

@@ -177,3 +177,35 @@ def test_a_bandu_save_of_another_referee_loads_with_its_results_as_saved(tmp_pat
     with pytest.raises(SaveError, match="settled elsewhere"):
         TurnController.load(path)
     c.close()
+
+
+@pytest.mark.parametrize("game, settings, seats, words", [
+    ("bandu", {"variant": "solo"}, [Seat(PERSON)], "Bandu solo · one person"),
+    ("bandu", {}, [Seat(PERSON), Seat(PERSON), Seat(COMPUTER, "ai:medium")],
+     "Bandu 3 players · two people against the computer (medium)"),
+    ("bandu", {}, [Seat(PERSON), Seat(PERSON)], "Bandu 2 players · two people"),
+    ("tanbo", {"size": 7}, [Seat(PERSON), Seat(COMPUTER, "mcts:easy")], "against the computer (easy)"),
+])
+def test_the_saved_games_list_says_who_plays_in_words(game, settings, seats, words, tmp_path):
+    """The labels read '1 players · 1 people' for a solo attempt, and a hot-seat game with a
+    computer was only 'against the computer'."""
+    from simulator.app import storage
+
+    c = TurnController(game, settings, seats, seed=1)
+    path = c.save(tmp_path / "game.json")
+    assert words in storage.read_summary(path).title
+    c.close()
+
+
+def test_a_first_solo_attempt_of_no_piece_is_not_a_personal_best(tmp_path, monkeypatch):
+    from simulator.games.bandu import _finished
+
+    monkeypatch.setenv("BANDU_SIM_HOME", str(tmp_path))
+    c = TurnController("bandu", {"variant": "solo"}, [Seat(PERSON)], seed=1)
+    c.submit(c.state.action_from_str("takes ball"))
+    c.submit(c.state.action_from_str("places ball at 0 45 mm, yaw 0 roll 0 pitch 0"))
+    c.play_computer_moves()                              # beside the base: on the table
+    assert c.is_over() and not c.state.alive[0]
+    said = _finished(c)
+    assert said is not None and "Stored in your records" in said and "personal best" not in said
+    c.close()

@@ -62,13 +62,18 @@ class _ChoiceRow:
         for i, button in enumerate(self.options):
             button.set_selected(i == n)
 
-    def lock(self, n: int | None) -> None:
-        """Pin the row to option n (others disabled), or free it (None)."""
+    def lock(self, n: int | None, offered: list[bool] | None = None) -> None:
+        """Pin the row to option n (others disabled), or free it (None); `offered`: which
+        options make sense now (the others disabled; one selected that does not goes back to
+        the first that does)."""
         self.locked = n
+        offered = offered or [True] * len(self.options)
+        if n is None and not offered[self.selected] and any(offered):
+            self.select(offered.index(True))
         if n is not None:
             self.select(n)
         for i, button in enumerate(self.options):
-            button.set_enabled(n is None or i == n)
+            button.set_enabled((n is None or i == n) and offered[i])
 
     def set_visible(self, visible: bool) -> None:
         self.caption.visible = visible
@@ -240,10 +245,12 @@ class NewGameScreen(Screen):
         pinned: dict[str, str] = {}
         for setting, row in self.setting_rows:
             pinned.update(dict(setting.choices[row.selected].fixes))
+        players = self.players()
         for setting, row in self.setting_rows:
             label_pinned = pinned.get(setting.name)
             labels = [c.label for c in setting.choices]
-            row.lock(labels.index(label_pinned) if label_pinned in labels else None)
+            row.lock(labels.index(label_pinned) if label_pinned in labels else None,
+                     [c.seats is None or c.seats <= players for c in setting.choices])
         self.resize(self.window.width, self.window.height)
 
     def seats(self) -> list[Seat]:

@@ -164,15 +164,19 @@ def _printable(text: str, limit: int = 40) -> str:
 
 
 def _players(seats: list) -> str:
+    """Who plays, in words: 'one person', 'two people', 'two people against the computer
+    (medium)', 'against 3 computers (easy, strong)', 'computers only (...)'."""
     computers = [s for s in seats if isinstance(s, dict) and s.get("kind") == "computer"]
     people = len(seats) - len(computers)
+    crowd = {1: "one person", 2: "two people"}.get(people, f"{people} people")
     if not computers:
-        return f"{people} people" if people != 2 else "two people"
+        return crowd
     levels = sorted({str(s.get("agent") or "mcts").partition(":")[2] or "default" for s in computers})
     if people == 0:
         return f"computers only ({', '.join(levels)})"
     against = "the computer" if len(computers) == 1 else f"{len(computers)} computers"
-    return f"against {against} ({', '.join(levels)})"
+    who = "" if people == 1 else f"{crowd} "                # hot-seat people and computers
+    return f"{who}against {against} ({', '.join(levels)})"
 
 
 def read_summary(path: Path) -> SaveSummary:

@@ -42,6 +42,9 @@ class Choice:
     #: the player count this choice goes with (e.g. 3 tables of 4: 12); the new-game screen
     #: keeps the two together, whichever of them a person changes
     players: int | None = None
+    #: the fewest players this choice makes sense for (the first player at seat 5: 5); the
+    #: new-game screen offers it only at such a count
+    seats: int | None = None
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ def _settings() -> tuple[Setting, ...]:
                                        Choice("Chain (a seeded list)", {"variant": "chain"}))),
         Setting("reserve", "Reserve", tuple(Choice(f"{n} pieces", {"reserve": n})
                                             for n in (48, 36, 24, 12))),
-        Setting("first", "First player", tuple(Choice(str(n + 1), {"first": n})
+        Setting("first", "First player", tuple(Choice(str(n + 1), {"first": n}, seats=n + 1)
                                                       for n in range(rules.MAX_PLAYERS))),
         Setting("practice_aid", "Practice aid",
                 (Choice("Off", {"practice_aid": False}),
@@ -134,7 +134,9 @@ def _finished(controller: Any) -> str | None:
             store.add(attempt)
     except (SimulatorError, ValueError) as error:
         return f"The attempt could not be stored in the records: {error}"
-    best = before is None or (attempt.score, attempt.height_mm) > (before.score, before.height_mm)
+    # a best is something built: a first attempt of no piece standing is no record
+    best = attempt.score >= 1 and (before is None or (attempt.score, attempt.height_mm)
+                                   > (before.score, before.height_mm))
     if attempt.practice_aid:        # listed, marked, never a personal best
         return (f"Stored in your records ({attempt.height_mm:.0f} mm high), marked as made with "
                 "the practice aid.")

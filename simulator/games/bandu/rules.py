@@ -540,7 +540,10 @@ class BanduState(GameState[BanduAction]):
         return [1.0 if s in standing else -1.0 for s in range(self.players)]
 
     def summary(self) -> str:
-        return f"{self.players} players" if self.variant == "standard" else f"{self.variant}, {self.players} players"
+        if self.players == 1:
+            return self.variant                        # a solo or one-player chain attempt
+        count = f"{self.players} players"
+        return count if self.variant == "standard" else f"{self.variant}, {count}"
 
     # --- copies and JSON ------------------------------------------------------------------------------
     def clone(self) -> BanduState:

@@ -13,7 +13,7 @@ def _settings() -> tuple[Setting, ...]:
     return (
         Setting("know_own", "Own moles", (Choice("Known from the start", {"know_own": True}),
                                           Choice("Unknown (look to learn)", {"know_own": False}))),
-        Setting("first", "First player (seat)", tuple(Choice(str(n + 1), {"first": n})
+        Setting("first", "First player (seat)", tuple(Choice(str(n + 1), {"first": n}, seats=n + 1)
                                                       for n in range(rules.MAX_PLAYERS))),
     )
 
