@@ -246,12 +246,15 @@ def test_settings_the_game_refuses_are_said_and_the_new_game_screen_stays(gui):
     click_on(window, seat_five)
     click_on(window, next(b for b in screen.count_row.options if b.text.text == "2"))
     assert first_row.options[first_row.selected].text.text == "1"   # back to a real seat
-    click_on(window, button_named(screen, "On (solo)"))          # the aid, against another player
-    click_on(window, button_named(screen, "Start"))
-    window.pump(2)
-    assert window.top is screen and screen.title == "new game"
-    assert "the practice aid is for one-player solo and chain games only" in screen.toast.message
-    click_on(window, button_named(screen, "Off"))
+    aid_row = next(row for setting, row in screen.setting_rows if setting.name == "practice_aid")
+
+    def aid():
+        return aid_row.options[aid_row.selected].text.text
+
+    aid_row.choose(1)                                            # On (solo): for one player,
+    assert screen.players() == 1 and aid() == "On (solo)"        # the count follows
+    screen.count_row.choose(2)                                   # three players: the aid goes off
+    assert screen.players() == 3 and aid() == "Off"
     from simulator.app import last_choices
     assert last_choices.load("bandu") == (None, [], {})         # what the game refused is not kept
 

@@ -30,7 +30,7 @@ def _settings() -> tuple[Setting, ...]:
                                                       for n in range(rules.MAX_PLAYERS))),
         Setting("practice_aid", "Practice aid",
                 (Choice("Off", {"practice_aid": False}),
-                 Choice("On (solo)", {"practice_aid": True}))),
+                 Choice("On (solo)", {"practice_aid": True}, players=1))),
     )
 
 
