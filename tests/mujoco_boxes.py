@@ -30,6 +30,7 @@ pyramidal, impratio 1) pass the verdicts but creep 1.4 mm (the harmonic staircas
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import mujoco
@@ -46,6 +47,29 @@ GRAVITY = 9.81
 TABLE_HALF = TABLE_HALF_EXTENTS_M
 FLOOR_Z = FLOOR_Z_M
 FRICTION = 0.5  # beech on beech; the table is beech
+
+
+def lift_until_clear(put: Callable[[float], None], overlaps: Callable[[], bool],
+                     resolution: float) -> float:
+    """The least lift (bisection to `resolution`) at which a piece put there (`put(lift)`)
+    overlaps nothing (`overlaps()`); the piece is left at it. As World.raise_until_clear."""
+    put(0.0)
+    if not overlaps():
+        return 0.0
+    low, high = 0.0, 0.002
+    put(high)
+    while overlaps():
+        low, high = high, high * 2
+        put(high)
+    while high - low > resolution:
+        middle = (low + high) / 2
+        put(middle)
+        if overlaps():
+            low = middle
+        else:
+            high = middle
+    put(high)
+    return high
 
 
 @dataclass(frozen=True)
@@ -143,21 +167,8 @@ class MujocoWorld:
         self.data.qvel[:old_model.nv] = old_data.qvel
         self.data.time = old_data.time
         body = len(self.pieces) - 1
-        self._put(body, position, quat_wxyz, 0.0)
-        if self._overlaps(body):
-            low, high = 0.0, 0.002
-            self._put(body, position, quat_wxyz, high)
-            while self._overlaps(body):
-                low, high = high, high * 2
-                self._put(body, position, quat_wxyz, high)
-            while high - low > self.s.resolution:
-                middle = (low + high) / 2
-                self._put(body, position, quat_wxyz, middle)
-                if self._overlaps(body):
-                    low = middle
-                else:
-                    high = middle
-            self._put(body, position, quat_wxyz, high)
+        lift_until_clear(lambda lift: self._put(body, position, quat_wxyz, lift),
+                         lambda: self._overlaps(body), self.s.resolution)
         mujoco.mj_forward(self.model, self.data)
         return body
 

@@ -60,7 +60,7 @@ from functools import cache
 
 import mujoco
 import numpy as np
-from mujoco_boxes import SETTINGS, Settings
+from mujoco_boxes import SETTINGS, Settings, lift_until_clear
 
 from simulator.physics.placement import RELEASE_GAP_M, most_stable_orientation
 from simulator.physics.stability import tremor_rng
@@ -244,23 +244,8 @@ class PiecesWorld:
 
     def raise_until_clear(self, body: int, position: np.ndarray, wxyz: np.ndarray) -> float:
         """As World.raise_until_clear: the least lift (to 0.05 mm) that clears every body."""
-        self._put(body, position, wxyz, 0.0)
-        if not self.overlaps(body):
-            return 0.0
-        low, high = 0.0, 0.002
-        self._put(body, position, wxyz, high)
-        while self.overlaps(body):
-            low, high = high, high * 2
-            self._put(body, position, wxyz, high)
-        while high - low > self.s.resolution:
-            middle = (low + high) / 2
-            self._put(body, position, wxyz, middle)
-            if self.overlaps(body):
-                low = middle
-            else:
-                high = middle
-        self._put(body, position, wxyz, high)
-        return high
+        return lift_until_clear(lambda lift: self._put(body, position, wxyz, lift),
+                                lambda: self.overlaps(body), self.s.resolution)
 
     def pose(self, body: int) -> tuple[np.ndarray, Quat]:
         q = self.data.qpos[self._qpos(body)]
