@@ -118,6 +118,16 @@ class OrbitCamera:
             return
         self.distance = min(self.max_distance, max(self.min_distance, self.distance * 0.9 ** steps))
 
+    def on_level(self, x: float, y: float, area: tuple[float, float, float, float],
+                 height: float) -> Vec3 | None:
+        """The point of the level plane z = `height` under window pixel (x, y), or None when
+        the ray through it never meets that plane in front of the eye."""
+        origin, direction = self.ray(x, y, area)
+        if abs(direction.z) < 1e-6:
+            return None
+        t = (height - origin.z) / direction.z
+        return origin + direction * t if t > 0 else None
+
     def zoom_at(self, x: float, y: float, area: tuple[float, float, float, float], steps: float) -> None:
         """Zoom towards what is under the pointer: the point where its ray meets the level
         plane through the target stays under the pointer (the wheel on a screen's centre moved
@@ -125,15 +135,11 @@ class OrbitCamera:
         if self._goal is not None:
             self.zoom(steps)
             return
-        origin, direction = self.ray(x, y, area)
+        aimed = self.on_level(x, y, area, self.target.z)
         before = self.distance
         self.zoom(steps)
-        if abs(direction.z) < 1e-6:
+        if aimed is None:
             return
-        t = (self.target.z - origin.z) / direction.z
-        if t <= 0:
-            return
-        aimed = origin + direction * t
         share = 1.0 - self.distance / before        # the part of the way the eye went in
         self.target = self.target + (aimed - self.target) * share
 

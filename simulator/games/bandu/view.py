@@ -127,12 +127,12 @@ class BanduView(GameView):
         self.tower_poses: dict[str, Pose3] = {}
         self.slots: dict[str, Pose3] = {}
         self._ghost_dirty = False
+        self._ghost_touches_table = False       # the ghost's lowest point on the table (a fall)
         self.released: tuple[str, Pose3] | None = None   # a placement's piece awaiting its physics
         self._last_frame: Any = None
         self._focus_key: tuple = ()
         self._keys_down: set[int] = set()
         self.magnet = True                      # M turns it off and on
-        self.aim_note = ""                      # the live readout: offset, magnet, the table
         # the camera over a tower being built: the player's own angle, kept from one placement
         # to the next (yaw from the seat's side, pitch), and the view V chose
         self._placing_angles = (0.0, PLACING_PITCH_DEG)
@@ -368,6 +368,8 @@ class BanduView(GameView):
         self._ghost_dirty = False
         position, orientation = self.preview.landing(self.bandu, self.bandu.placer, self.held.place.rounded())
         self.ghost = (tuple(position), tuple(orientation))                       # type: ignore[assignment]
+        lowest = position[2] + _lowest_offset(self.held.place.piece, orientation)
+        self._ghost_touches_table = bool(self.bandu.towers[self.bandu.placer]) and lowest < ON_TABLE_M
         self.scene.changed()
 
     # --- clock and drawing ------------------------------------------------------------------------
@@ -456,7 +458,7 @@ class BanduView(GameView):
         place = self.held.place
         top = self.preview.tower_top(state, state.placer)
         orientation = orientation_of(place)
-        lowest = float((piece_mesh(place.piece.split("#", 1)[0]).positions @ rotation_matrix(orientation).T)[:, 2].min())
+        lowest = _lowest_offset(place.piece, orientation)
         return ((axis[0] + place.x_mm / 1000, axis[1] + place.y_mm / 1000, top + self.held.hover_m - lowest),
                 tuple(orientation))                                                  # type: ignore[return-value]
 
@@ -496,18 +498,13 @@ class BanduView(GameView):
         ghost lands under the pointer, from any view (the piece floats above it)."""
         if self.held is None:
             return
-        state = self.bandu
-        axis = self.places[state.placer].axis
-        height = self.aim_height()
-        origin, direction = self.camera.ray(x, y, self.area)
-        if abs(direction.z) < 1e-6:
-            return
-        t = (height - origin.z) / direction.z
-        if t <= 0:
+        axis = self.places[self.bandu.placer].axis
+        aimed = self.camera.on_level(x, y, self.area, self.aim_height())
+        if aimed is None:
             return
         limit = REACH_MM - 0.5
-        dx = max(-limit, min(limit, (origin.x + direction.x * t - axis[0]) * 1000))
-        dy = max(-limit, min(limit, (origin.y + direction.y * t - axis[1]) * 1000))
+        dx = max(-limit, min(limit, (aimed.x - axis[0]) * 1000))
+        dy = max(-limit, min(limit, (aimed.y - axis[1]) * 1000))
         if self.magnet:
             dx, dy = self._snapped(dx, dy, x, y)
         self.held = replace(self.held, place=replace(self.held.place, x_mm=dx, y_mm=dy))
@@ -540,13 +537,9 @@ class BanduView(GameView):
         return dx, dy
 
     def ghost_on_table(self) -> bool:
-        """Would the held piece, released, touch the table (its tower has a foundation)?"""
-        if self.ghost is None or self.held is None or not self.bandu.towers[self.bandu.placer]:
-            return False
-        position, orientation = self.ghost
-        mesh = piece_mesh(self.held.place.piece.split("#", 1)[0])
-        lowest = float((mesh.positions @ rotation_matrix(orientation).T)[:, 2].min()) + position[2]
-        return lowest < ON_TABLE_M
+        """Would the held piece, released, touch the table (its tower has a foundation)? Worked
+        out with the ghost (_refresh_ghost), not at every frame."""
+        return self.ghost is not None and self.held is not None and self._ghost_touches_table
 
     def _aim_readout(self) -> str:
         """The live readout under the status: the offset from the axis, the magnet, the table."""
@@ -715,6 +708,13 @@ VIEWS = (("oblique", None), ("top", 89.0), ("side", 4.0))
 # its top to their left or right)
 _TURNS = {key.Q: (2, 1.0), key.E: (2, -1.0), key.R: (0, -1.0), key.F: (0, 1.0),
           key.Z: (1, -1.0), key.C: (1, 1.0)}
+
+
+def _lowest_offset(piece: str, orientation: tuple[float, float, float, float]) -> float:
+    """The height of the piece's lowest point relative to its centre (metres; negative), turned
+    as given: from its visual mesh."""
+    mesh = piece_mesh(piece.split("#", 1)[0])
+    return float((mesh.positions @ rotation_matrix(orientation).T)[:, 2].min())
 
 
 def _turned(place: Place, axis: int, degrees: float) -> Place:
