@@ -19,7 +19,6 @@ chosen ones (a Python literal per field of PhysicsSettings).
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import sys
 from pathlib import Path
@@ -27,15 +26,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a checkout
 
 from simulator.physics import fidelity  # noqa: E402
+from simulator.physics.world import PhysicsSettings  # noqa: E402
 from simulator.progress import ProgressBar  # noqa: E402
 
 
 def _changes(items: list[str]) -> tuple[tuple[str, object], ...]:
-    changes = []
-    for item in items:
-        name, _, value = item.partition("=")
-        changes.append((name, ast.literal_eval(value)))
-    return tuple(changes)
+    return tuple(PhysicsSettings.changes_from(items).items())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,7 +13,6 @@ of the build and of the 3 s standing.
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import sys
 import time
@@ -50,11 +49,7 @@ def measure(settings: PhysicsSettings, pieces: tuple[str, ...]) -> str:
 
 
 def main(argv: list[str]) -> None:
-    overrides = {}
-    for argument in argv:
-        key, _, value = argument.partition("=")
-        overrides[key] = ast.literal_eval(value)
-    settings = dataclasses.replace(PhysicsSettings.chosen(), **overrides)
+    settings = dataclasses.replace(PhysicsSettings.chosen(), **PhysicsSettings.changes_from(argv))
     print(" ".join(argv) or "chosen settings")
     for name, pieces in TOWERS.items():
         print(f"  {name:<16} {measure(settings, pieces)}")

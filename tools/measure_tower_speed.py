@@ -52,7 +52,6 @@ sweep    build rtf (and whether the tower stood) for each tower under each candi
 
 from __future__ import annotations
 
-import ast
 import collections
 import cProfile
 import dataclasses
@@ -483,7 +482,7 @@ def main(argv: list[str]) -> None:
     elif command == "sweep":
         candidates = [c for c in CANDIDATES if only is None or c[0] in only or c[0] == "chosen"]
         if extra:
-            overrides = {k: ast.literal_eval(v) for k, _, v in (a.partition("=") for a in extra)}
+            overrides = PhysicsSettings.changes_from(extra)
             candidates = [CANDIDATES[0], (" ".join(extra), overrides, ())]
         sweep(names, candidates, repeats)
     else:

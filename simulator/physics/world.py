@@ -7,10 +7,12 @@ The chosen settings and the measurements behind them are in docs/PHYSICS.md.
 
 from __future__ import annotations
 
+import ast
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 import numpy as np
 import pybullet
@@ -65,6 +67,16 @@ class PhysicsSettings:
     @classmethod
     def chosen(cls) -> PhysicsSettings:
         return cls()
+
+    @staticmethod
+    def changes_from(texts: list[str]) -> dict[str, Any]:
+        """Fields by name from 'FIELD=VALUE' texts, each value a Python literal (the measuring
+        tools' arguments: 'substeps=4', 'warm_starting=None', 'tall_substeps=()')."""
+        changes = {}
+        for text in texts:
+            name, _, value = text.partition("=")
+            changes[name] = ast.literal_eval(value)
+        return changes
 
     @classmethod
     def pybullet_defaults(cls) -> PhysicsSettings:
