@@ -83,3 +83,14 @@ def test_a_small_run_prints_agreement_and_wall_times():
     assert set(chosen.verdicts) == {c.name for c in cases} and chosen.wall_seconds > 0
     text = fidelity.format_report(cases, chosen, rungs, reference)
     assert "chosen" in text and "4 substeps" in text and "wall" in text
+
+
+def test_physics_overrides_are_literals_of_real_fields_or_one_line_errors():
+    from simulator.physics.world import PhysicsSettings
+
+    assert PhysicsSettings.changes_from(["substeps=4", "tall_substeps=()", "warm_starting=None"]) == \
+        {"substeps": 4, "tall_substeps": (), "warm_starting": None}
+    for bad, said in (("subteps=4", "no setting 'subteps'"), ("substeps=(", "a Python literal"),
+                      ("substeps", "a Python literal")):
+        with pytest.raises(ValueError, match=said):
+            PhysicsSettings.changes_from([bad])

@@ -50,10 +50,13 @@ def main(argv: list[str] | None = None) -> int:
     cases = fidelity.corpus(random_towers=args.random)
     if args.groups:
         cases = [c for c in cases if c.group in args.groups.split(",")]
-    chosen = fidelity.Rung("chosen" + (" + " + " ".join(args.chosen) if args.chosen else ""),
-                           _changes(args.chosen))
-    rungs = ([fidelity.Rung(text, _changes(text.split())) for text in args.rung] if args.rung
-             else list(fidelity.LADDER[:max(2, args.rungs)]))
+    try:
+        chosen = fidelity.Rung("chosen" + (" + " + " ".join(args.chosen) if args.chosen else ""),
+                               _changes(args.chosen))
+        rungs = ([fidelity.Rung(text, _changes(text.split())) for text in args.rung] if args.rung
+                 else list(fidelity.LADDER[:max(2, args.rungs)]))
+    except ValueError as error:
+        parser.error(str(error))
     with ProgressBar("fidelity", unit="scene") as bar:
         def progress(done: int, total: int, note: str) -> None:
             bar(done, total, note)

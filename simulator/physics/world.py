@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any
 
@@ -71,11 +71,18 @@ class PhysicsSettings:
     @staticmethod
     def changes_from(texts: list[str]) -> dict[str, Any]:
         """Fields by name from 'FIELD=VALUE' texts, each value a Python literal (the measuring
-        tools' arguments: 'substeps=4', 'warm_starting=None', 'tall_substeps=()')."""
+        tools' arguments: 'substeps=4', 'warm_starting=None', 'tall_substeps=()'); a text that
+        names no field or holds no literal is a ValueError in one line."""
+        known = {f.name for f in fields(PhysicsSettings)}
         changes = {}
         for text in texts:
             name, _, value = text.partition("=")
-            changes[name] = ast.literal_eval(value)
+            if name not in known:
+                raise ValueError(f"{text!r}: no setting {name!r} (settings: {', '.join(sorted(known))})")
+            try:
+                changes[name] = ast.literal_eval(value)
+            except (ValueError, SyntaxError, RecursionError):
+                raise ValueError(f"{text!r}: the value must be a Python literal") from None
         return changes
 
     @classmethod
