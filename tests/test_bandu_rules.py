@@ -261,7 +261,8 @@ def test_a_chain_is_built_in_order_by_every_seat():
 @pytest.mark.parametrize("settings, message", [
     ({"players": 9}, "2 to 8 players"), ({"beans": 11}, "beans must be 0 to 10"),
     ({"auctions": "silent"}, "auctions must be"), ({"variant": "speed"}, "variant must be"),
-    ({"reserve": 0}, "reserve must be 1 to 48"), ({"first": 5}, "the first player must sit at one of the 2 seats"),
+    ({"reserve": 0}, "reserve must be 1 to 48"),
+    ({"first": 5}, r"the first player must sit at one of the 2 seats, 1 to 2: .* not 5 \(seat 6\)"),
     ({"variant": "solo", "players": 2}, "solo game is for one player, not 2"), ({"chain": ["nope"], "variant": "chain"},
                                                             "unknown piece"),
     ({"chain": ["ring", "disc", "ring"], "variant": "chain"}, "'ring' cannot be in the chain"),

@@ -97,7 +97,7 @@ def test_a_refuse_auction_a_placement_by_mouse_and_the_physics_verdict(gui, tmp_
 
     offer(window, view, "cube-large", "To refuse")
     assert controller.state.phase == "refuse" and controller.current_player() == 1
-    assert view.bar.headline.text == "Auction to refuse: cube-large"
+    assert view.bar.headline.text == "Auction to refuse: large cube"
     pump_until(window, lambda: not view.camera.gliding)
     window.pump(2)
     image = pixels()
@@ -386,7 +386,7 @@ def test_the_auction_bar_fits_a_small_window(gui):
             assert button.text.content_width <= button.width
         for line in (bar.headline, bar.subline):
             assert line.content_width <= panel.width - 20
-        assert "cube-large" in bar.headline.text               # what was picked still shows
+        assert "large cube" in bar.headline.text               # what was picked still shows
         # the computer's line in the side panel is whole (it was cut before its piece count)
         assert screen.seat_details[1].text == "Computer, easy · 5 beans · 0 pieces"
 
@@ -486,3 +486,61 @@ def test_a_game_from_the_new_game_screen_saved_loaded_played_on_and_saved_reopen
         other_app.shutdown()
         other.close()
         window.switch_to()
+
+
+def test_the_bar_the_hint_and_the_moves_say_pieces_by_their_names(gui):
+    window, app = gui
+    screen, view = start_bandu(app, window, people(2))
+    assert view.describe_move("offers cylinder-wide to refuse") == "offers the wide cylinder to refuse"
+    assert view.describe_move("places base#2 at 0 0 mm, yaw 0 roll 0 pitch 0").startswith(
+        "places the base block 2 at 0 0 mm")
+    pump_until(window, lambda: not view.camera.gliding)
+    (x, y, z), _ = view.slots["cylinder-wide"]
+    window.dispatch_event("on_mouse_motion", *screen_point(view, (x, y, z)), 0, 0)
+    window.pump(1)
+    assert view.hint == "Click to auction the wide cylinder."
+    offer(window, view, "cylinder-wide", "To refuse")
+    assert view.bar.headline.text == "Auction to refuse: wide cylinder"
+    window.pump(2)
+    assert "offers the wide cylinder to refuse" in screen.status.text
+
+
+def test_a_window_made_small_mid_game_refits_the_whole_table(gui):
+    """At 800 x 560, resized during a game: every reserve piece and every tower is in view (the
+    camera kept its old distance, because its glide home had ended a full turn on, and both
+    reserve columns were cut off); the seat lines wrap instead of being cut."""
+    from simulator.core.controller import COMPUTER, Seat
+
+    window, app = gui
+    screen, view = start_bandu(app, window, people(2) + [Seat(COMPUTER, "ai:medium")])
+    pump_until(window, lambda: not view.camera.gliding)
+    with small_window(window):
+        window.pump(3)
+        for (x, y, z), _ in view.slots.values():
+            for dx in (-0.02, 0.02):                   # both sides of the piece
+                screen_point(view, (x + dx, y, z))
+        for place in view.places:
+            screen_point(view, (place.axis[0], place.axis[1], 0.0))
+        detail = screen.seat_details[2]
+        assert "…" not in detail.text and detail.text.replace("\n", " · ") == \
+            "Computer, medium · 5 beans · 0 pieces"
+
+
+def test_solo_speaks_of_taking_pieces_not_of_auctions_or_beans(gui):
+    from simulator.core.controller import PERSON, Seat
+
+    window, app = gui
+    screen, view = start_bandu(app, window, [Seat(PERSON)], {"variant": "solo"})
+    pump_until(window, lambda: not view.camera.gliding)
+    said = [view.rules_summary, view.prompt(), screen.seat_details[0].text, view.seat_labels[0].text,
+            *(v for _, v in view.controls)]
+    (x, y, z), _ = view.slots["disc"]
+    window.dispatch_event("on_mouse_motion", *screen_point(view, (x, y, z)), 0, 0)
+    window.pump(1)
+    assert view.hint == "Click to take the disc."
+    offer(window, view, "disc", "Take it")
+    pump_until(window, lambda: view.bandu.phase == "place")
+    said += [view.bar.headline.text, view.bar.subline.text, screen.status.text]
+    text = " ".join(said).lower()
+    assert "auction" not in text and "bean" not in text, text
+    assert screen.seat_details[0].text == "Person · 0 pieces"

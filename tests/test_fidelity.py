@@ -58,6 +58,37 @@ def test_agreement_counts_towers_and_tells_stood_from_fell_at():
     assert result.share == 0.5 and result.stood_share == 0.75
 
 
+def test_a_verdict_among_the_other_settings_outcomes_agrees_within_chance():
+    a = _judged("a", {"x": [(False, 2)], "y": [(False, 2)], "z": [(True, None)]})
+    b = _judged("b", {"x": [(False, 3)], "y": [(False, 3)], "z": [(False, 4)]})
+    a.outcomes = {"x": [frozenset({(False, 2), (False, 3)})]}      # x's hand variants also fell at 3
+    b.outcomes = {"z": [frozenset({(False, 4), (False, 5)})]}      # z: chance, but never stood
+    result = agreement(a, b)
+    assert (result.same_verdict, result.within_chance, result.by_chance) == (0, 1, 2)
+    assert result.beyond_chance == ("y", "z")
+    assert agreement(b, a).within_chance == 1                       # either way round
+
+
+def test_random_towers_are_judged_again_with_their_hands_draws_scaled():
+    [case] = [c for c in fidelity.corpus(random_towers=1, columns=()) if c.group == "random"]
+    variants = case.variants()
+    assert [v.tremor.position_mm / case.scene.tremor.position_mm for v in variants] == \
+        pytest.approx(fidelity.HAND_VARIANTS)
+    assert all(v.towers == case.scene.towers and v.seed == case.scene.seed for v in variants)
+    assert all(c.variants() == () for c in fidelity.corpus(random_towers=0) if c.group != "random")
+
+
+def test_judging_gathers_each_towers_outcomes_over_the_variants(monkeypatch):
+    [case] = [c for c in fidelity.corpus(random_towers=1, columns=()) if c.group == "random"]
+    fell_at = iter([3, 3, 4, 3, 5])          # the hand, then its four variants
+
+    monkeypatch.setattr(fidelity, "_judge_scene", lambda scene, rung: ([(False, next(fell_at))], 1.0))
+    judged = fidelity.judge([case], fidelity.CHOSEN)
+    assert judged.verdicts[case.name] == [(False, 3)]
+    assert judged.outcomes[case.name] == [frozenset({(False, 3), (False, 4), (False, 5)})]
+    assert (judged.wall_seconds, judged.variant_seconds) == (1.0, 4.0)
+
+
 def test_the_reference_is_the_first_rung_the_next_no_longer_changes():
     def rung(changed: int) -> Judgement:        # 1000 towers, `changed` of them fall
         return _judged(str(changed), {f"t{i}": [(i >= changed, None if i >= changed else 0)]
@@ -65,6 +96,10 @@ def test_the_reference_is_the_first_rung_the_next_no_longer_changes():
 
     assert converged_reference([rung(40), rung(20), rung(18), rung(17)]) == 1   # 0.2 % < 0.5 %
     assert converged_reference([rung(40), rung(20), rung(10)]) is None          # 1 % each time
+    chaotic = [rung(40), rung(20), rung(10)]
+    for name in ("t10", "t11", "t12", "t13", "t14", "t15", "t16", "t17", "t18", "t19"):
+        chaotic[1].outcomes[name] = [frozenset({(True, None), (False, 0)})]   # 2 -> 3 by chance
+    assert converged_reference(chaotic) == 1
 
 
 def test_what_physics_says_is_known_for_columns_slopes_and_validation_scenes():
@@ -82,7 +117,8 @@ def test_a_small_run_prints_agreement_and_wall_times():
     chosen, rungs, reference = fidelity.run(cases, ladder=ladder, workers=2)
     assert set(chosen.verdicts) == {c.name for c in cases} and chosen.wall_seconds > 0
     text = fidelity.format_report(cases, chosen, rungs, reference)
-    assert "chosen" in text and "4 substeps" in text and "wall" in text
+    assert "chosen" in text and "4 substeps" in text and "wall" in text and "chance" in text
+    assert all(len(chosen.outcomes[c.name][0]) >= 1 for c in cases) and chosen.variant_seconds > 0
 
 
 def test_physics_overrides_are_literals_of_real_fields_or_one_line_errors():

@@ -131,3 +131,11 @@ def test_pieces_command_json():
     assert [r["id"] for r in rows] == PIECES_MD_IDS
     assert set(rows[0]) == {"id", "name", "count", "material", "size_mm", "mass_g", "convex_parts"}
     assert rows[PIECES_MD_IDS.index("ring")]["convex_parts"] > 8
+
+
+def test_pieces_are_called_by_their_names_copies_by_number():
+    from simulator.pieces.catalogue import kind, piece_name
+
+    assert piece_name("cylinder-wide") == "wide cylinder" and piece_name("base") == "base block"
+    assert piece_name("base#2") == "base block 2" and kind("base#2") == "base"
+    assert piece_name("no-such-piece") == "no-such-piece"

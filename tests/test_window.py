@@ -151,6 +151,23 @@ def test_side_panel_text_stays_above_its_buttons_in_a_small_window(gui):
         window.dispatch_event("on_resize", 1280, 800)
 
 
+def test_the_layout_follows_the_window_when_a_resize_event_comes_wrong(gui):
+    """F11 on and off without a window manager: the full screen's size came last, and the side
+    panel stayed laid out for 1920 px, off the window. Every tick checks the real size."""
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen = start(app, window, "tanbo", [Seat(PERSON), Seat(COMPUTER, "random")],
+                   {"width": 5, "height": 7})
+    pump(window)
+    right_edge = screen.panel.x + screen.panel.width
+    window.dispatch_event("on_resize", 1920, 1080)     # stale: the window is still 1280 x 800
+    window.dispatch_events()                            # (pyglet queues an event sent by hand)
+    assert screen.panel.x + screen.panel.width > window.width
+    pump(window, 1)
+    assert screen.panel.x + screen.panel.width == right_edge <= window.width
+
+
 def test_messages_wrap_and_stay_off_the_board_and_buttons(gui):
     window, app = gui
     screen = start(app, window, "tanbo", people(2), {"width": 7, "height": 7})

@@ -8,11 +8,13 @@
 The corpus and the reference are simulator/physics/fidelity.py's: the validation scenes, the
 benchmark towers, straight columns of 20 to 40 flat-topped pieces (exact and with a 0.2 mm
 hand), seeded random towers of 4-12 real pieces (0.5 mm / 0.5 degree hand) and piece-on-piece
-slopes, judged with the chosen settings and with each rung of a refinement ladder. It prints
-each setting's wall time (summed over the cases), how far each rung agrees with the next, the
-converged reference (the first rung the next changes for under 0.5 % of the towers), and the
-chosen settings' agreement with it, overall and by group, and against the verdicts physics
-gives where they are known. `--chosen FIELD=VALUE` judges other settings in place of the
+slopes, judged with the chosen settings and with each rung of a refinement ladder; the random
+towers also with their hand's draws scaled by 0.96-1.04, which tells a verdict decided by
+chance. It prints each setting's wall time (summed over the cases), how far each rung agrees
+with the next (the same verdict, and within chance), the converged reference (the first rung
+the next changes for under 0.5 % of the towers beyond chance), and the chosen settings'
+agreement with it, overall and by group, and against the verdicts physics gives where they are
+known. `--chosen FIELD=VALUE` judges other settings in place of the
 chosen ones (a Python literal per field of PhysicsSettings).
 """
 
@@ -68,7 +70,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"cases": [c.name for c in cases], "reference": reference,
                           "judgements": [{"rung": j.rung.name, "wall_seconds": j.wall_seconds,
-                                          "verdicts": j.verdicts} for j in (judged, *ladder)]}))
+                                          "variant_seconds": j.variant_seconds,
+                                          "verdicts": j.verdicts,
+                                          "outcomes": {name: [sorted(seen, key=str) for seen in towers]
+                                                       for name, towers in j.outcomes.items()}}
+                                         for j in (judged, *ladder)]}))
     else:
         print(fidelity.format_report(cases, judged, ladder, reference))
     return 0

@@ -23,7 +23,16 @@ from simulator.core.state import CHANCE, OUTCOME
 from simulator.render import theme
 from simulator.render.game_view import GameView, ViewContext, game_ending
 from simulator.render.screen import Screen
-from simulator.render.widgets import FRONT, MIDDLE, Button, Overlay, fit_text, fit_width, label
+from simulator.render.widgets import (
+    FRONT,
+    MIDDLE,
+    Button,
+    Overlay,
+    fit_lines,
+    fit_text,
+    fit_width,
+    label,
+)
 
 PANEL_WIDTH = 320
 BUTTONS_HEIGHT = 150            # the three rows of buttons at the bottom of the panel
@@ -69,7 +78,9 @@ class GameScreen(Screen):
                                                    color=(214, 160, 72, 70), batch=self.batch, group=MIDDLE)
         for seat in range(len(controller.seats)):
             self.seat_names.append(label("", size=14, batch=self.batch, group=FRONT, bold=True))
-            self.seat_details.append(label("", size=11, batch=self.batch, group=FRONT, color=theme.TEXT_DIM))
+            # breaks only between its parts (fit_lines), onto a second line where the row has room
+            self.seat_details.append(label("", size=11, batch=self.batch, group=FRONT, color=theme.TEXT_DIM,
+                                           multiline=True, width=4000, anchor_y="top"))
             image = self.view.seat_icon(seat)
             icon = sprite.Sprite(image, batch=self.batch, group=FRONT) if image is not None else None
             self.seat_icons.append(icon)
@@ -214,7 +225,7 @@ class GameScreen(Screen):
             name.position = (text_x, top - self.row_height / 2 - 4 if self.compact else top - 22, 0)
             self._text_rooms[seat] = column_width - (text_x - left) - 8   # beside an icon or not
             detail.visible = not self.compact
-            detail.position = (text_x, top - 42, 0)
+            detail.position = (text_x, top - 29, 0)
         self.column_width = column_width
         self.turn_marker.height = self.row_height - 2 if self.compact else self.row_height - 6
         self.turn_marker.width = column_width
@@ -286,7 +297,8 @@ class GameScreen(Screen):
             if self._seat_texts[seat] != (text, line):   # cut to fit only when they change:
                 self._seat_texts[seat] = (text, line)     # a cut text differs from what was asked
                 fit_width(name, text, self._text_rooms[seat])
-                fit_width(detail, line, self._text_rooms[seat])
+                fit_lines(detail, line.split(" · "), self._text_rooms[seat],
+                          lines=2 if self.row_height >= 64 else 1)
         if 0 <= player < len(self.seat_names):
             self.turn_marker.visible = True
             column = player % self.columns

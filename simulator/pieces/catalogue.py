@@ -384,3 +384,18 @@ def _entries() -> list[PieceSpec]:
 
 CATALOGUE: tuple[PieceSpec, ...] = tuple(_entries())
 BY_ID: dict[str, PieceSpec] = {spec.id: spec for spec in CATALOGUE}
+
+
+def kind(piece: str) -> str:
+    """The catalogue id of a piece in a game: the copies of a kind are `base`, `base#2` ..."""
+    return piece.split("#", 1)[0]
+
+
+def piece_name(piece: str) -> str:
+    """What a person calls a piece of a game: 'wide cylinder' for `cylinder-wide`, 'base block 2'
+    for `base#2`; an id the catalogue does not know is said as it is."""
+    spec = BY_ID.get(kind(piece))
+    if spec is None:
+        return piece
+    copy = piece.partition("#")[2]
+    return f"{spec.name} {copy}" if copy else spec.name

@@ -35,7 +35,8 @@ class OrbitCamera:
     def set_home(self, distance: float) -> None:
         """Where Home goes back to (and, when the camera is there or on its way, go there too)."""
         yaw, pitch, old, target = self._home
-        at_home = (abs(self.distance - old) < 1e-6 and abs(self.yaw - yaw) < 1e-6
+        turned = (self.yaw - yaw + 180.0) % 360.0 - 180.0    # a glide home may end 360 degrees on
+        at_home = (abs(self.distance - old) < 1e-6 and abs(turned) < 1e-6
                    and abs(self.pitch - pitch) < 1e-6 and self.target == target)
         self._home = (yaw, pitch, distance, target)
         if at_home:

@@ -71,6 +71,37 @@ def fit_width(text_label: pyglet.text.Label, text: str, width: float) -> None:
     text_label.text = text[:low].rstrip() + "…" if low else ""
 
 
+def fit_lines(text_label: pyglet.text.Label, parts: list[str], width: float, lines: int = 2,
+              separator: str = " · ") -> None:
+    """Set a multiline label that breaks only where told (a very wide one) to `parts` joined by
+    `separator`, broken between parts onto at most `lines` lines of at most `width` pixels; what
+    still does not fit is cut with an ellipsis on the last line."""
+    rows: list[str] = []
+    current = ""
+    for part in parts:
+        candidate = f"{current}{separator}{part}" if current else part
+        text_label.text = "\n".join([*rows, candidate])
+        if current and text_label.content_width > width and len(rows) + 1 < lines:
+            rows.append(current)
+            current = part
+        else:
+            current = candidate
+    text = "\n".join([*rows, current])
+    if text_label.text != text:
+        text_label.text = text
+    if text_label.content_width <= width:
+        return
+    low, high = 0, len(current)
+    while low < high:                        # the longest prefix of the last line that fits
+        middle = (low + high + 1) // 2
+        text_label.text = "\n".join([*rows, current[:middle].rstrip() + "…"])
+        if text_label.content_width <= width:
+            low = middle
+        else:
+            high = middle - 1
+    text_label.text = "\n".join([*rows, current[:low].rstrip() + "…" if low else ""])
+
+
 class Button:
     """A rounded button with a label; `on_click` runs on a left click while enabled."""
 

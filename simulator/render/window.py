@@ -4,7 +4,9 @@
 the top, `reset(screen)` leaves only that one. Only the top screen is drawn and ticked (60 Hz,
 pyglet's clock), and only its input layers are on pyglet's handler stack (render/screen.py), so
 input is never forwarded by hand. Below them, the window's own keys: F11 full screen, F12
-screenshot, Ctrl+Q quit; Esc never closes the window by itself.
+screenshot, Ctrl+Q quit; Esc never closes the window by itself. Every tick checks the window's
+size against the last resize event, so the layout follows the window even when an event was
+lost or came out of order.
 The window's own buffer is single-sampled: 3D views draw their pictures off screen, smoothed
 by multisampling where the driver offers it (render/offscreen.py), and copy them in, which a
 multisampled window would not allow. It has a minimum size every screen is laid out for.
@@ -49,6 +51,7 @@ class AppWindow(pyglet.window.Window):
         self.screens: list[Screen] = []
         self.screenshot_dir = screenshot_dir or Path.cwd() / "screenshots"
         self.last_screenshot: Path | None = None
+        self._laid_out_for: tuple[int, int] | None = None      # the size the last resize said
         pyglet.clock.schedule_interval(self._tick, 1.0 / FRAME_RATE)
 
     # --- navigation stack --------------------------------------------------------------------------
@@ -95,6 +98,11 @@ class AppWindow(pyglet.window.Window):
                 self.push_handlers(layer)
 
     def _tick(self, dt: float) -> None:
+        size = (self.width, self.height)
+        if self._laid_out_for is not None and size != self._laid_out_for:
+            # a resize the events told wrong or not at all (F11 and back without a window
+            # manager: the full screen's size came last): lay out for the window as it is
+            self.on_resize(*size)
         if self.top is not None:
             self.top.update(dt)
 
@@ -106,6 +114,7 @@ class AppWindow(pyglet.window.Window):
             self.top.draw()
 
     def on_resize(self, width: int, height: int) -> None:
+        self._laid_out_for = (width, height)
         super().on_resize(width, height)
         if self.top is not None:
             self.top.resize(width, height)

@@ -50,6 +50,16 @@ def base_id(seat: int) -> str:
     return "base" if seat == 0 else f"base#{seat + 1}"
 
 
+def reserve_pool(variant: str) -> tuple[str, ...]:
+    """Every piece that can lie in the variant's reserve, sorted: the building pieces, and two
+    bases in the challenge game (the other four leave it); none in the chain game, where each
+    tower is built from the chain."""
+    if variant == "chain":
+        return ()
+    extra = (base_id(0), base_id(1)) if variant == "challenge" else ()
+    return tuple(sorted((*BUILDING_PIECES, *extra)))
+
+
 # --- actions ----------------------------------------------------------------------------------------
 
 @dataclass(frozen=True, order=True)
@@ -141,16 +151,13 @@ class BanduState(GameState[BanduAction]):
         self.chain_next = [0] * players
         self.reserve: list[str] = []
         self.to_draw: list[str] = []     # pieces the reserve is drawn from (chance), until full
-        pool = list(BUILDING_PIECES)
+        pool = list(reserve_pool(variant))
         if variant == "challenge":       # 4 of the 6 bases leave the game, 2 join the reserve
             self.out += [base_id(s) for s in range(2, 6)]
-            pool += [base_id(0), base_id(1)]
-        if variant == "chain":
-            pool = []                    # each tower is built from the chain instead
         if reserve >= len(BUILDING_PIECES) or variant == "chain":
-            self.reserve = sorted(pool)
+            self.reserve = pool
         else:
-            self.to_draw = sorted(pool)
+            self.to_draw = pool
         self.auctioneer = first
         self.phase = "draw" if self.to_draw else "offer"
         self.auction: _Auction | None = None
@@ -729,8 +736,10 @@ def _check_settings(players: int, beans: int, auctions: str, variant: str, reser
     if not isinstance(reserve, int) or isinstance(reserve, bool) or not 1 <= reserve <= len(BUILDING_PIECES):
         raise SettingsError(f"reserve must be 1 to {len(BUILDING_PIECES)} pieces, not {shown(reserve)}")
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
-        raise SettingsError(f"the first player must sit at one of the {players} seats (first = 0 to "
-                            f"{players - 1}), not {shown(first)}")
+        seat = f" (seat {first + 1})" if isinstance(first, int) and not isinstance(first, bool) else ""
+        raise SettingsError(f"the first player must sit at one of the {players} seats, 1 to {players}: "
+                            f"first = 0 for seat 1 ... first = {players - 1} for seat {players}, "
+                            f"not {shown(first)}{seat}")
     if variant == "chain" and not chain:
         raise SettingsError("the chain variant needs a chain of pieces (a scene file or a seed)")
     unknown = [p for p in chain if p.split("#")[0] not in BUILDING_PIECES and p.split("#")[0] != "base"]

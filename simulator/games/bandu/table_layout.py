@@ -4,8 +4,10 @@
 Towers stand where the referee puts them (referee.tower_axes). A player sits at the table's edge
 in front of their tower: the near edge (-y) for a tower on or in front of the middle line, the
 far edge (+y) for the back row beyond four players. The reserve lies at both ends of the table,
-beyond every tower's reach, packed in columns by each piece's footprint; the piece up for
-auction is shown in the middle, where everyone sees it.
+beyond every tower's reach, packed in columns by each piece's footprint; every piece has its
+own place there for the whole game (`reserve_places`), so a taken piece leaves a gap and a
+piece that comes back goes to its place. The piece up for auction is shown in the middle,
+where everyone sees it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from simulator.games.bandu.rules import BanduState, reserve_pool
 from simulator.physics.table import TABLE_LENGTH_M, TABLE_WIDTH_M
 
 RESERVE_INNER_X = 0.635        # the reserve's columns start this far from the middle (both ends)
@@ -58,6 +61,17 @@ def bean_offsets(count: int) -> list[tuple[float, float, float, float]]:
         spots.append((radius * math.cos(angle), radius * math.sin(angle), 0.0,
                       (n * 67.0) % 180.0))
     return spots
+
+
+def reserve_places(state: BanduState,
+                   footprint: Callable[[str], tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """The centre (x, y) of each piece now in the reserve, at its own place: the places are laid
+    out (reserve_slots) for the variant's whole pool but the pieces still to be drawn into a
+    small reserve, so they stay the same from the first auction to the last."""
+    homes = [piece for piece in reserve_pool(state.variant) if piece not in state.to_draw]
+    homes += sorted(set(state.reserve) - set(homes))     # none expected; shown all the same
+    slots = reserve_slots(homes, footprint)
+    return {piece: slots[piece] for piece in state.reserve}
 
 
 def reserve_slots(pieces: Sequence[str], footprint: Callable[[str], tuple[float, float]]) -> dict[str, tuple[float, float]]:

@@ -54,7 +54,7 @@ from simulator.games.bandu.rules import (
 from simulator.games.bandu.table_layout import (
     SeatPlace,
     auction_spot,
-    reserve_slots,
+    reserve_places,
     seat_places,
 )
 from simulator.games.bandu.table_scene import (
@@ -66,6 +66,7 @@ from simulator.games.bandu.table_scene import (
     ray_hits_box,
     ray_hits_piece,
 )
+from simulator.pieces.catalogue import BY_ID, kind, piece_name
 from simulator.render.camera import OrbitCamera
 from simulator.render.game_view import GameView, ViewContext
 from simulator.render.widgets import label
@@ -84,6 +85,18 @@ class Held:
     hover_m: float = 0.06
 
 
+SOLO_RULES = (
+    "Solo: take the pieces from the reserve one at a time, in any order, and stack each on your "
+    "base. Only the base may touch the table. The attempt ends when the tower falls or the "
+    "reserve is empty; the score is the pieces standing after the last placement that stood (the "
+    "piece that brought the tower down does not count), the height breaking ties. Your records "
+    "are kept.")
+CHAIN_SOLO_RULES = (
+    "Chain, alone: place the pieces of the chain in their order on your base. Only the base may "
+    "touch the table. The score is the pieces of the chain standing when the tower falls or the "
+    "chain ends.")
+
+
 class BanduView(GameView):
     rules_summary = (
         "Each turn the auctioneer picks a piece from the reserve and auctions it. To refuse: "
@@ -94,7 +107,7 @@ class BanduView(GameView):
         "base may touch the table: a tower that falls knocks its builder out, their pieces "
         "return to the reserve. The last tower standing wins. With the reserve empty, the "
         "auctioneer auctions a piece from their own tower (not the one placed last).")
-    controls = (
+    controls: tuple[tuple[str, str], ...] = (
         ("Click", "pick a reserve piece; release the held piece"),
         ("1, 2, 3", "the auction buttons in order"),
         ("Q / E", "turn the held piece about the vertical"),
@@ -142,6 +155,10 @@ class BanduView(GameView):
         n = self.state.num_players
         self.places: list[SeatPlace] = seat_places(tower_axes(n))
         self.auction_spot = auction_spot(tower_axes(n))
+        if self._alone():
+            self.rules_summary = CHAIN_SOLO_RULES if self.bandu.variant == "chain" else SOLO_RULES
+            self.controls = tuple(("1, 2", "the bar's buttons: take it, cancel") if k == "1, 2, 3" else (k, v)
+                                  for k, v in self.controls)
         self.scene = TableScene(self.places)
         self.bar = AuctionBar(self.batch)
         self.seat_labels = [label("", size=10.5, batch=self.batch, group=G_LABELS, anchor_x="center",
@@ -165,6 +182,10 @@ class BanduView(GameView):
         name = seats[seat].name if seat < len(seats) else ""
         return name or self.controller.info.seat_name(seat)
 
+    def _alone(self) -> bool:
+        """A solo attempt (or a chain built alone): no auctions, no beans, nothing to say of them."""
+        return self.bandu.players == 1
+
     def _my_turn(self) -> bool:
         return self.enabled and self.controller.is_person_turn() and not self.controller.is_over()
 
@@ -177,9 +198,8 @@ class BanduView(GameView):
                 for piece in state.towers[seat]:
                     if (pose := state.came_down.get(piece)) is not None:
                         self.tower_poses[piece] = (tuple(v / 1000 for v in pose[:3]), tuple(pose[3:]))  # type: ignore[assignment]
-        resting = {piece: lying(piece) for piece in state.reserve}
-        centres = reserve_slots(state.reserve, lambda piece: resting[piece][2])
-        self.slots = {piece: ((x, y, resting[piece][1]), resting[piece][0]) for piece, (x, y) in centres.items()}
+        centres = reserve_places(state, lambda piece: lying(piece)[2])
+        self.slots = {piece: ((x, y, lying(piece)[1]), lying(piece)[0]) for piece, (x, y) in centres.items()}
         self.released = self._released(state)
         if state.phase != "place" or not self._my_turn():
             self.held, self.ghost = None, None
@@ -285,6 +305,7 @@ class BanduView(GameView):
         for seat, text_label in enumerate(self.seat_labels):
             beans = state.beans[seat]
             status = (_out_word(state) if not state.alive[seat]
+                      else _count(self._built(seat), "piece") if self._alone()
                       else f"{beans} bean{'s' if beans != 1 else ''}")
             text_label.text = f"{self.seat_name(seat)}\n{status}"
             active = seat == self.controller.current_player() and not self.controller.is_over()
@@ -297,7 +318,7 @@ class BanduView(GameView):
         if self.controller.is_over():
             return "Game over", self.result_text()
         if self.controller.current_player() == OUTCOME:
-            piece = state.auction.piece if state.auction else "the piece"
+            piece = piece_name(state.auction.piece) if state.auction else "the piece"
             if self.controller.outcome_in_progress() is None:      # a replay shows no physics
                 return f"{piece} released", "The next move says whether the tower stood."
             return f"{piece}: will the tower stand?", "The physics decides; wait for the tower to settle."
@@ -305,21 +326,25 @@ class BanduView(GameView):
         if state.phase == "offer":
             reserve = f"{len(state.reserve)} pieces in the reserve"
             if self.chosen:                      # short: the buttons under it say the rest
-                return f"{name(state.auctioneer)} picked {self.chosen}", f"Choose the auction · {reserve}"
+                return (f"{name(state.auctioneer)} picked the {piece_name(self.chosen)}",
+                        f"{'Take it or pick another' if self._alone() else 'Choose the auction'}"
+                        f" · {reserve}")
             where = "the reserve" if state.reserve else "their own tower"
             return f"{name(state.auctioneer)} chooses a piece from {where}", reserve
         if auction is None:
             return "", ""
         if state.phase == REFUSE:
-            return (f"Auction to refuse: {auction.piece}",
+            return (f"Auction to refuse: {piece_name(auction.piece)}",
                     f"{name(auction.responder)} accepts or pays 1 bean to pass it on"
                     f" · {auction.refusals} refused so far")
         if state.phase == ACQUIRE:
             high = (f"high bid {auction.high_bid} by {name(auction.high_bidder)}" if auction.high_bid
                     else "no bid yet")
-            return f"Auction to acquire: {auction.piece}", f"{name(auction.responder)} to bid or pass · {high}"
+            return (f"Auction to acquire: {piece_name(auction.piece)}",
+                    f"{name(auction.responder)} to bid or pass · {high}")
         if state.phase == "place":
-            return f"{name(state.placer)} places {auction.piece}", "Only the base may touch the table."
+            return (f"{name(state.placer)} places the {piece_name(auction.piece)}",
+                    "Only the base may touch the table.")
         return "", ""
 
     def _layout_hud(self) -> None:
@@ -562,7 +587,8 @@ class BanduView(GameView):
         if hovered != self.hovered:
             self.hovered = hovered
             self.scene.changed()
-        self.hint = f"Click to auction {hovered}." if hovered else ""
+        verb = "take" if self._alone() else "auction"
+        self.hint = f"Click to {verb} the {piece_name(hovered)}." if hovered else ""
         return None
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
@@ -641,12 +667,20 @@ class BanduView(GameView):
         state = self.bandu
         if not state.alive[seat]:
             return _out_word(state)
-        pieces = len(state.towers[seat]) - (0 if state.variant == "challenge" else 1)
-        return f"{_count(state.beans[seat], 'bean')} · {_count(pieces, 'piece')}"
+        if self._alone():
+            return _count(self._built(seat), "piece")
+        return f"{_count(state.beans[seat], 'bean')} · {_count(self._built(seat), 'piece')}"
+
+    def _built(self, seat: int) -> int:
+        """The pieces on the seat's tower, its foundation not counted (a challenge game's
+        foundation is a piece it took)."""
+        return len(self.bandu.towers[seat]) - (0 if self.bandu.variant == "challenge" else 1)
 
     def prompt(self) -> str:
         state = self.bandu
         if state.phase == "offer":
+            if self._alone():
+                return "Take it, or pick another." if self.chosen else "Click a piece to take it."
             if self.chosen:
                 return "Choose the auction."
             return "Click a piece to auction."
@@ -672,9 +706,11 @@ class BanduView(GameView):
         return ""
 
     def describe_move(self, notation: str) -> str:
-        """A physics result without its poses: 'the tower stands', 'Player 2's tower fell'."""
+        """A move as a person says it: pieces by their names ('offers the wide cylinder to
+        refuse'), a physics result without its poses ('the tower stands', 'Player 2's tower
+        fell')."""
         if not notation.startswith("result "):
-            return notation
+            return _with_piece_names(notation)
         verdict = notation.split(" poses ", 1)[0].removeprefix("result ")
         if verdict == "stood":
             return "the tower stands"
@@ -683,6 +719,13 @@ class BanduView(GameView):
         seats = [int(s) for s in verdict.removeprefix("fell: ").split(",") if s.strip().isascii() and s.strip().isdigit()]
         names = " and ".join(f"{self.seat_name(s)}'s" for s in seats if 0 <= s < self.bandu.players)
         return f"{names or 'a'} tower fell"
+
+
+def _with_piece_names(notation: str) -> str:
+    """A move's notation with its piece ids said as names: 'places the large cube at 0 0 mm,
+    ...' (an id is a word of its own in the notation)."""
+    words = notation.split(" ")
+    return " ".join(f"the {piece_name(word)}" if kind(word) in BY_ID else word for word in words)
 
 
 def _out_word(state: BanduState) -> str:

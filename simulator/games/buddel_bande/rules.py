@@ -131,8 +131,10 @@ def check_settings(players: Any, first: Any) -> None:
     if not isinstance(players, int) or isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise SettingsError(f"Buddel Bande is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {shown(players, 30)}")
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
-        raise SettingsError(f"the first player must sit at one of the {players} seats (first = 0 to "
-                            f"{players - 1}), not {shown(first, 30)}")
+        seat = f" (seat {first + 1})" if isinstance(first, int) and not isinstance(first, bool) else ""
+        raise SettingsError(f"the first player must sit at one of the {players} seats, 1 to {players}: "
+                            f"first = 0 for seat 1 ... first = {players - 1} for seat {players}, "
+                            f"not {shown(first, 30)}{seat}")
 
 
 class BuddelState(GameState[Act]):
