@@ -4,7 +4,8 @@ tests/mujoco_boxes.py cross-checks the box scenes; this module does the same for
 of the 49 pieces, the way `simulator.physics.stability.build_tower` builds an `order` tower
 with the default placement policy (physics/placement.py) and the hand's tremor:
 
-- **Shapes.** Cuboids are box geoms of the catalogue's size, the ball an exact sphere, every
+- **Shapes.** Cuboids are box geoms of the catalogue's size, the ball an exact sphere, the plain
+  cylinders (poles, cylinders, the disc) exact cylinders, as in PyBullet; every
   other piece its exact convex collision parts (`meshes.exact_parts`, not the copies in
   <id>.collision.obj that are inset by Bullet's 1 mm margin), one mesh geom per part (MuJoCo
   collides a mesh as its convex hull). PyBullet collides the inset hulls plus its 1 mm margin:
@@ -142,6 +143,9 @@ def _geoms(piece: str, index: int) -> list[str]:
         return [f'<geom name="g{index}_0" type="sphere" size="{spec.sphere_radius_mm / 1000.0:.9g}" {common}/>']
     if spec.box_mm:
         return [f'<geom name="g{index}_0" type="box" size="{_f(v / 2000.0 for v in spec.box_mm)}" {common}/>']
+    if spec.cylinder_mm:
+        radius, half = spec.cylinder_mm[0] / 2000.0, spec.cylinder_mm[1] / 2000.0
+        return [f'<geom name="g{index}_0" type="cylinder" size="{radius:.9g} {half:.9g}" {common}/>']
     return [f'<geom name="g{index}_{k}" type="mesh" mesh="{piece}_{k}" {common}/>'
             for k in range(len(exact_parts(piece)))]
 
@@ -150,7 +154,8 @@ def model_xml(pieces: list[str], s: Settings = SETTINGS) -> str:
     """The MJCF of a table and these pieces (each a free body parked high up, apart)."""
     solref, solimp = _f(s.solref), _f(s.solimp)
     assets = "".join(_mesh_assets(p) for p in dict.fromkeys(pieces)
-                     if not BY_ID[p].sphere_radius_mm and not BY_ID[p].box_mm)
+                     if not BY_ID[p].sphere_radius_mm and not BY_ID[p].box_mm
+                     and not BY_ID[p].cylinder_mm)
     bodies, lacquer = [], []
     for index, piece in enumerate(pieces):
         asset = load_piece(piece)

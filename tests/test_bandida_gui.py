@@ -293,12 +293,13 @@ def test_the_hand_is_hidden_between_two_people(gui):
     assert screen.viewer == 1 and view.enabled
     assert [k for _, k in view.hand_sprites] == controller.state.hands[1]
     assert set(view.state.hands[0]) == {-1}
-    # the history line under the status names no drawn card
+    # the move log in the panel names no drawn card
     assert view.describe_move("draw Ae+Be") == "a card is drawn"
     last = controller.history[-1].action
     assert last.startswith("draw ")                              # seat 0's refill
     window.pump(2)
-    assert "a card is drawn" in screen.status.text and last not in screen.status.text
+    log = screen.move_log.label.text
+    assert "a card is drawn" in log and last not in log
 
 
 def test_screenshot_of_a_game_in_progress(gui, tmp_path):

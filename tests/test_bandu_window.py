@@ -502,7 +502,7 @@ def test_the_bar_the_hint_and_the_moves_say_pieces_by_their_names(gui):
     offer(window, view, "cylinder-wide", "To refuse")
     assert view.bar.headline.text == "Auction to refuse: wide cylinder"
     window.pump(2)
-    assert "offers the wide cylinder to refuse" in screen.status.text
+    assert "offers the wide cylinder to refuse" in screen.move_log.label.text
 
 
 def test_a_window_made_small_mid_game_refits_the_whole_table(gui):
@@ -544,3 +544,33 @@ def test_solo_speaks_of_taking_pieces_not_of_auctions_or_beans(gui):
     text = " ".join(said).lower()
     assert "auction" not in text and "bean" not in text, text
     assert screen.seat_details[0].text == "Person · 0 pieces"
+
+
+def test_a_fall_stays_in_view_for_a_moment_before_play_moves_on(gui):
+    """Paced play (the window's): after a fall the camera stays on the fallen tower for
+    FALL_HOLD_SECONDS and the computers wait (TurnController.hold_computers); only then does the
+    camera go back over the table."""
+    from simulator.games.bandu.view import FALL_HOLD_SECONDS
+
+    window, app = gui
+    screen, view = start_bandu(app, window, people(2), seed=6)
+    controller = screen.controller
+    controller.computer_delay = 0.01                  # paced, as in the window
+    offer(window, view, "ball", "To acquire")
+    press_button(window, view, "Pass")
+    window.pump(2)
+    pump_until(window, lambda: not view.camera.gliding)
+    axis = view.places[0].axis
+    sx, sy = screen_point(view, (axis[0], axis[1] - 0.12, view.aim_height()))
+    window.dispatch_event("on_mouse_motion", sx, sy, 0, 0)
+    window.pump(2)
+    click(window, sx, sy)
+    pump_until(window, lambda: controller.state.phase != "settle")
+    fallen_at = time.monotonic()
+    on_tower = view.camera.target
+    assert abs(on_tower.x - axis[0]) < 0.05                     # looking at the fallen tower
+    window.pump(20)
+    assert view.camera.target == on_tower and not view.camera.gliding   # still, for a moment
+    pump_until(window, lambda: view.camera.gliding or time.monotonic() - fallen_at > 5)
+    assert FALL_HOLD_SECONDS - 0.2 < time.monotonic() - fallen_at < FALL_HOLD_SECONDS + 1.5
+    assert view.camera.gliding                                   # then back over the table

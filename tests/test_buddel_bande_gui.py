@@ -143,7 +143,8 @@ def test_a_turn_played_with_the_mouse(gui):
     wait_for_person(window, screen)
     window.pump(2)
     assert "Ants (computer):" in view.log_label.text
-    assert "rolled" in screen.status.text or "moved" in screen.status.text or "Move" in screen.status.text
+    newest = screen.move_log.lines[-1]            # the panel's move log shows the newest move
+    assert newest.startswith(f"{len(screen.controller.history)}. ") and newest in screen.move_log.label.text
 
 
 def test_a_turn_played_from_the_keyboard(gui):

@@ -77,6 +77,24 @@ def test_computer_moves_run_off_the_calling_thread():
     c.close()
 
 
+def test_a_hold_keeps_computers_waiting_only_where_play_is_paced():
+    """A view holds the computers while it shows a fall (BanduView); tests and tools, which
+    play at full speed (computer_delay 0), are never held."""
+    import time
+
+    paced = TurnController("tanbo", {}, [PERSON_SEAT, RANDOM], seed=4, computer_delay=0.01)
+    paced.submit(first_legal(paced))
+    paced.hold_computers(60.0)
+    time.sleep(0.05)                          # past the delay, not the hold
+    assert not paced.poll() and not paced.is_computer_thinking() and paced.ply() == 1
+    fast = TurnController("tanbo", {}, [PERSON_SEAT, RANDOM], seed=4)
+    fast.submit(first_legal(fast))
+    fast.hold_computers(60.0)
+    assert not fast.paced() and fast.play_computer_moves() == 1
+    paced.close()
+    fast.close()
+
+
 def test_undo_while_the_computer_thinks_discards_its_search():
     c = TurnController("tanbo", {}, [PERSON_SEAT, Seat(COMPUTER, "mcts:easy")], seed=4)
     c.submit(first_legal(c))

@@ -173,6 +173,17 @@ def test_aggregate_ranks_orderings_and_counts_pieces_by_position():
     assert report["towers"][0]["orderings"][0]["interval_95"] == [round(v, 4) for v in best.interval]
 
 
+def test_a_study_of_a_lone_foundation_that_slides_off_says_so(capsys):
+    """A tower of a foundation alone that falls (a base sliding down a steep slope) has no
+    placement to blame: the study of the validation scenes stopped with an IndexError."""
+    from simulator import cli
+
+    scene = Path(__file__).resolve().parents[1] / "scenes" / "validation" / "slope-31-base-slides.toml"
+    assert cli.main(["stability", str(scene), "--workers", "2", "--trials", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "stood 0 of 2 builds" in out and "Traceback" not in out
+
+
 # --- running -------------------------------------------------------------------------------
 
 def test_trial_zero_of_the_given_order_is_what_stability_reports():

@@ -692,3 +692,31 @@ def test_no_new_game_caption_runs_under_its_buttons(gui, game):
             first = min(b.x for b in row.options)
             assert row.caption.x + row.caption.content_width < first, row.caption.text
     app.show_menu()
+
+
+def test_the_panel_logs_every_move_and_the_wheel_scrolls_back_through_them(gui):
+    """A move log like a game table's online: one line per move, the newest at the bottom,
+    the wheel over it goes back through the game; a new move brings the newest back."""
+    import random
+
+    from simulator.core.controller import PERSON, Seat
+
+    window, app = gui
+    screen = start(app, window, "tanbo", [Seat(PERSON), Seat(PERSON)], {"width": 7, "height": 7})
+    controller, rng = screen.controller, random.Random(3)
+    for _ in range(30):
+        controller.submit(rng.choice(controller.state.legal_actions()))
+    pump(window)
+    log = screen.move_log
+    assert len(log.lines) == 30 and log.lines[0].startswith("1. Black ")
+    first, last = log.shown
+    assert last == 30 and 5 <= last - first < 30             # the newest that fit
+    assert log.label.text.splitlines()[-1] == log.lines[-1]
+    x, top = log.label.x + 20, log.label.y - 5
+    window.dispatch_event("on_mouse_scroll", x, top, 0, 3)    # up: back through the game
+    pump(window, 1)
+    assert log.shown == (first - 1, last - 1) and log.lines[-1] not in log.label.text
+    controller.submit(rng.choice(controller.state.legal_actions()))
+    pump(window)
+    assert log.shown[1] == 31 and log.lines[-1].startswith("31. ")
+    assert log.label.y - log.label.content_height >= screen.text_floor - 1   # above the buttons

@@ -18,6 +18,7 @@ from pyglet import shapes, sprite
 from pyglet.event import EVENT_HANDLED
 from pyglet.window import key
 
+from simulator.app.move_log import MoveLog
 from simulator.core.controller import TurnController
 from simulator.core.state import CHANCE, OUTCOME
 from simulator.render import theme
@@ -88,6 +89,8 @@ class GameScreen(Screen):
                             width=PANEL_WIDTH - 40, anchor_y="top")
         self.hint = label("", size=11.5, batch=self.batch, group=FRONT, multiline=True,
                           width=PANEL_WIDTH - 40, color=theme.TEXT_DIM, anchor_y="top")
+        self.move_log = MoveLog(self.batch, FRONT, PANEL_WIDTH - 40)
+        self._logged: tuple[int, int] = (-1, -1)     # (moves, controller version) the log shows
         self.undo_button = Button("Undo", self.undo, self.batch, width=134, tooltip="Ctrl+Z")
         self.save_button = Button("Save", self.save, self.batch, width=134, tooltip="Ctrl+S")
         self.load_button = Button("Load", app.open_saved_games, self.batch, width=134, tooltip="Ctrl+O")
@@ -308,19 +311,37 @@ class GameScreen(Screen):
         else:
             self.turn_marker.visible = False
         status = self._status()
-        history = controller.history
-        if history:
-            last = history[-1]
-            who = (f"{self.info.seat_name(last.player)} " if last.player >= 0
-                   else "Result: " if last.player == OUTCOME else "")      # chance speaks for itself
-            status += f"\nMove {len(history)}: {who}{self.view.describe_move(last.action)}"
         hint = "" if private else self.view.hint
         if status != self._shown_status or hint != self._shown_hint:
             self._shown_status, self._shown_hint = status, hint
             fit_text(self.status, status, self.text_floor)
             self.hint.y = self.status.y - self.status.content_height - 10
             fit_text(self.hint, hint, self.text_floor)
+            top = self.hint.y - (self.hint.content_height + 12 if hint else 0)
+            self.move_log.layout(self.status.x, top, self.text_floor, PANEL_WIDTH - 40)
+        self._refresh_log()
         self.undo_button.set_enabled(controller.can_undo(self._undoing_seat()))
+
+    def _refresh_log(self) -> None:
+        """The move log's lines, worked out again only when the game has moved."""
+        controller = self.controller
+        now = (len(controller.history), controller.version)
+        if now == self._logged:
+            return
+        self._logged = now
+        self.move_log.set_lines([f"{number}. {self._move_line(entry)}"
+                                 for number, entry in enumerate(controller.history, start=1)])
+
+    def _move_line(self, entry: Any) -> str:
+        who = (f"{self.info.seat_name(entry.player)} " if entry.player >= 0
+               else "Result: " if entry.player == OUTCOME else "")      # chance speaks for itself
+        return f"{who}{self.view.describe_move(entry.action)}"
+
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> bool | None:
+        if scroll_y and self.move_log.contains(x, y):
+            self.move_log.scroll(1 if scroll_y > 0 else -1)     # up: back through the game
+            return EVENT_HANDLED
+        return None
 
     def _show_end(self) -> None:
         title = game_ending(self.view, self.info, self.controller.state.winners(),

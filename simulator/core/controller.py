@@ -112,6 +112,7 @@ class TurnController:
         self.autosave_error: str | None = None
         self.load_notice: str | None = None        # what a person should know of a loaded save
         self.computer_delay = computer_delay
+        self._held_until = 0.0                     # no computer moves before (hold_computers)
         self.version = 0                           # bumps on every change, for views
         self._last_change = time.monotonic()
         self._executor: Executor | None = executor
@@ -203,6 +204,17 @@ class TurnController:
         self._last_change = time.monotonic()
         self.autosave()
 
+    def hold_computers(self, seconds: float) -> None:
+        """No computer moves for `seconds` from now: a view shows something worth a look (a
+        tower falling). Only where play is paced for people (computer_delay above 0; tests and
+        tools play at full speed)."""
+        if self.computer_delay > 0:
+            self._held_until = max(self._held_until, time.monotonic() + seconds)
+
+    def paced(self) -> bool:
+        """Is play paced for people to follow (computer_delay above 0)?"""
+        return self.computer_delay > 0
+
     def poll(self, now: float | None = None) -> bool:
         """Advance whatever does not need a person: chance moves and computer moves.
 
@@ -224,7 +236,7 @@ class TurnController:
                 return changed
             if self._pending is None:
                 now = time.monotonic() if now is None else now
-                if now - self._last_change < self.computer_delay:
+                if now - self._last_change < self.computer_delay or now < self._held_until:
                     return changed
                 self._start_search(p)
                 return changed

@@ -35,7 +35,7 @@ class PhysicsSettings:
     """How the world steps. `chosen()` is what the project uses; `pybullet_defaults()` is the
     baseline the benchmark compares with."""
     time_step: float = 1 / 240
-    substeps: int = 2
+    substeps: int = 4
     solver_iterations: int = 30
     warm_starting: float | None = 0.95  # share of the last step's impulses the solver starts
     # from; None leaves PyBullet's own 0.1 (Bullet's library default is 0.85)
@@ -50,6 +50,10 @@ class PhysicsSettings:
     face_friction: float | None = 7e-4
     material_friction: bool = True  # False: every body at PyBullet's default 0.5
     exact_boxes: bool = True  # cuboids as Bullet boxes rather than hulls
+    # the poles and the tall cylinder as Bullet's own cylinders rather than 16-sided prisms: one
+    # lying down then starts rolling at its onset angle, but on a level block it drives itself
+    # away (the tall cylinder across a base: 563 mm in 2 s), so not chosen (docs/PHYSICS.md)
+    exact_cylinders: bool = False
     maximal_coordinates: bool = True  # plain rigid bodies, not one-link multibodies
     friction_anchor: bool = True  # Bullet's friction drift correction, except on rolling
     # contacts (an anchored contact point stays put while a rolling one moves: see PHYSICS.md)
@@ -62,7 +66,7 @@ class PhysicsSettings:
     min_settle_seconds: float = 0.2
     # a finer time step where a tower is tall: (height in metres from which, substeps), the
     # highest reached wins; the world's top is read at the start of every settle
-    tall_substeps: tuple[tuple[float, int], ...] = ((0.3, 4), (0.5, 8), (0.8, 16))
+    tall_substeps: tuple[tuple[float, int], ...] = ((0.5, 8), (0.8, 16))
 
     @classmethod
     def chosen(cls) -> PhysicsSettings:
@@ -131,6 +135,20 @@ def _matrix_to_quaternion(m: np.ndarray) -> Quat:
     y = math.copysign(math.sqrt(max(0.0, 1 - m[0, 0] + m[1, 1] - m[2, 2])) / 2, m[0, 2] - m[2, 0])
     z = math.copysign(math.sqrt(max(0.0, 1 - m[0, 0] - m[1, 1] + m[2, 2])) / 2, m[1, 0] - m[0, 1])
     return (x, y, z, w)
+
+
+# a contact normal this close to an exact cylinder's axis is on one of its flat ends; any other
+# (its side, its rim) is a rolling contact, however many points Bullet keeps along it
+END_FACE_COS = math.cos(math.radians(3.0))
+
+
+def _cylinder_span(centre_z: float, orientation: Quat, diameter_mm: float,
+                   height_mm: float) -> tuple[float, float]:
+    """The lowest and highest z of an exact cylinder (its axis the piece's z) centred at
+    `centre_z`: half its height along the axis's vertical part, its radius across the rest."""
+    axis_z = abs(rotate(orientation, np.array([[0.0, 0.0, 1.0]]))[0, 2])
+    reach = (height_mm / 2 * axis_z + diameter_mm / 2 * math.sqrt(max(0.0, 1 - axis_z * axis_z))) / 1000.0
+    return centre_z - reach, centre_z + reach
 
 
 def _spans_an_area(points: list[Vec3], width: float = 5e-4) -> bool:
@@ -234,6 +252,10 @@ class World:
             elif asset.spec.box_mm and self.settings.exact_boxes:
                 shape = self.client.createCollisionShape(
                     pybullet.GEOM_BOX, halfExtents=[v / 2000.0 for v in asset.spec.box_mm])
+            elif asset.spec.cylinder_mm and self.settings.exact_cylinders:
+                diameter, height = asset.spec.cylinder_mm
+                shape = self.client.createCollisionShape(
+                    pybullet.GEOM_CYLINDER, radius=diameter / 2000.0, height=height / 1000.0)
             else:
                 shape = self.client.createCollisionShape(pybullet.GEOM_MESH,
                                                          fileName=str(asset.collision_path))
@@ -344,8 +366,11 @@ class World:
     def lowest_and_highest(self, body: int) -> tuple[float, float]:
         """The z of the piece's lowest and highest point (metres above the table)."""
         position, orientation = self.pose(body)
-        if (radius := load_piece(self.piece_id(body)).spec.sphere_radius_mm):
-            return position[2] - radius / 1000.0, position[2] + radius / 1000.0
+        spec = load_piece(self.piece_id(body)).spec
+        if spec.sphere_radius_mm:
+            return position[2] - spec.sphere_radius_mm / 1000.0, position[2] + spec.sphere_radius_mm / 1000.0
+        if spec.cylinder_mm and self.settings.exact_cylinders:
+            return _cylinder_span(position[2], orientation, *spec.cylinder_mm)
         z = rotate(orientation, support_points(self.piece_id(body)))[:, 2] + position[2]
         return float(z.min()), float(z.max())
 
@@ -471,25 +496,39 @@ class World:
         # only the round pieces' contacts (a tower's flat pieces carry most of its points);
         # a pair of round pieces is read once, from the first of them asked
         points: dict[tuple[int, int], list[Vec3]] = {}
+        on_its_side: set[tuple[int, int]] = set()   # an exact cylinder touching off its ends
         asked: set[int] = set()
+        axes = {body: self._cylinder_axis(body) for body in round_bodies}
         for body in sorted(round_bodies):
             for contact in self._contact_points(bodyA=body) or ():
                 if contact[8] > 1e-4 or contact[2] in asked:  # > 0.1 mm: a point the manifold
                     continue  # keeps after the bodies moved apart
                 pair = (body, contact[2]) if body < contact[2] else (contact[2], body)
                 points.setdefault(pair, []).append(contact[6])
+                if any(axis is not None and abs(float(np.dot(axis, contact[7]))) < END_FACE_COS
+                       for axis in (axes.get(body), axes.get(contact[2]))):
+                    on_its_side.add(pair)
             asked.add(body)
         rolling: set[int] = set()
         touching: set[int] = set()
         for pair, where in points.items():
             touching.update(pair)
-            if not _spans_an_area(where):
+            # a cylinder's end is a face however few points Bullet has kept on it yet
+            only_cylinder_ends = all(axes.get(b) is not None for b in pair if b in round_bodies)
+            if pair in on_its_side or (not only_cylinder_ends and not _spans_an_area(where)):
                 rolling.update(pair)
         on_faces_only = round_bodies & touching
         for body in self._bodies:
             self._set_friction(body, s.friction_anchor and body not in rolling,
                                s.face_friction is not None and body in on_faces_only
                                and body not in rolling)
+
+    def _cylinder_axis(self, body: int) -> np.ndarray | None:
+        """An exact cylinder's axis in the world (None for any other piece)."""
+        info = self._bodies[body]
+        if not (self.settings.exact_cylinders and load_piece(info.piece_id).spec.cylinder_mm):
+            return None
+        return rotate(self.pose(body)[1], np.array([[0.0, 0.0, 1.0]]))[0]
 
     def _set_friction(self, body: int, anchored: bool, on_faces: bool, force: bool = False) -> None:
         """Give a piece the friction anchor or not, and a round piece its face or rolling lever

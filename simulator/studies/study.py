@@ -236,8 +236,8 @@ def _piece_stats(study: TowerStudy, results: list[JobResult]) -> list[PieceStats
         for position, piece in enumerate(result.order):
             stats[piece].trials[position] += 1
             stats[piece].stood[position] += result.stood
-        if result.fell_at is not None:
-            stats[result.order[result.fell_at]].brought_down += 1
+        if result.fell_at is not None and 0 <= result.fell_at < len(result.order):
+            stats[result.order[result.fell_at]].brought_down += 1   # (-1: the foundation alone fell)
     return list(stats.values())
 
 

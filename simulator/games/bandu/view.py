@@ -21,6 +21,7 @@ flies to the tower in play, Home back to the whole table.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -75,6 +76,7 @@ from simulator.render.wood import Drawn
 TURN_STEP, FINE_STEP = 15.0, 3.0  # degrees per key press
 HOVER_RANGE_M = (0.01, 0.20)      # how high the held piece floats above the tower's top
 LIFT_M = 0.035                    # a piece up for auction hovers this much above its place
+FALL_HOLD_SECONDS = 1.6           # a fallen tower stays in view this long before play moves on
 G_LABELS = Group(order=41)
 
 
@@ -144,6 +146,7 @@ class BanduView(GameView):
         self.released: tuple[str, Pose3] | None = None   # a placement's piece awaiting its physics
         self._last_frame: Any = None
         self._focus_key: tuple = ()
+        self._fall_shown_until = 0.0            # the camera stays on a fall until then
         self._keys_down: set[int] = set()
         self.magnet = True                      # M turns it off and on
         # the camera over a tower being built: the player's own angle, kept from one placement
@@ -239,6 +242,9 @@ class BanduView(GameView):
             extra = (f": {' and '.join(out)} {'is' if len(out) == 1 else 'are'} out"
                      if out and self.bandu.players > 1 else "")       # alone, 'out' says nothing
             self.toast.show(sentence[0].upper() + sentence[1:] + extra + ".", error=fell)
+            if fell and self.controller.paced():      # let people see it come down
+                self.controller.hold_computers(FALL_HOLD_SECONDS)
+                self._fall_shown_until = time.monotonic() + FALL_HOLD_SECONDS
         self._history_seen = len(history)
 
     def _focus_on_play(self) -> None:
@@ -247,6 +253,8 @@ class BanduView(GameView):
         key_now: tuple = (state.phase, state.placer if state.phase == "place" else state.auctioneer)
         if key_now == self._focus_key:
             return
+        if state.phase in ("offer", "over") and time.monotonic() < self._fall_shown_until:
+            return                               # still showing a fall: update() comes back
         self._focus_key = key_now
         if state.phase == "place":
             self.focus_tower(state.placer)
@@ -399,6 +407,9 @@ class BanduView(GameView):
 
     # --- clock and drawing ------------------------------------------------------------------------
     def update(self, dt: float) -> None:
+        if self._fall_shown_until and time.monotonic() >= self._fall_shown_until:
+            self._fall_shown_until = 0.0
+            self._focus_on_play()                 # the fall has been seen: on with the game
         if self.camera.update(dt):
             self._place_seat_labels()
         pending = self.controller.outcome_in_progress()
