@@ -407,6 +407,9 @@ class RecordStore:
                     "attempts": [a.as_dict() for a in attempts]}
         if path.is_dir():
             raise RecordsError(f"{_where(path)}: is a folder; export wants a file name")
+        if (kind := _not_a_plain_file(path)) is not None:
+            raise RecordsError(f"{_where(path)}: is {kind}; export writes a new file or replaces "
+                               f"a plain one, nothing else")
         try:
             fd, temporary = tempfile.mkstemp(prefix=".records-", suffix=".json", dir=path.parent)
         except OSError as error:
@@ -438,6 +441,26 @@ class RecordStore:
                 self._insert(attempt)
                 added += 1
         return added, skipped
+
+
+def _not_a_plain_file(path: Path) -> str | None:
+    """What stands at `path` if it is neither missing nor a plain file (a symbolic link, a
+    device, a FIFO, a socket): replacing it would destroy what it is."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return None                 # cannot be looked at: the write says why, if it fails
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    return "not a plain file"
 
 
 def read_export(path: str | Path) -> list[Attempt]:

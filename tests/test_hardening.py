@@ -199,8 +199,26 @@ def test_scene_report_text_has_no_escape_codes(tmp_path):
 def test_every_scene_limit_is_in_the_readme():
     readme = open(os.path.join(os.path.dirname(__file__), "..", "README.md"), encoding="utf-8").read()
     for needle in ("1 000 000 bytes", "64 towers", "200 placements", "-45", "16 000 000 bytes",
-                   "100 000 games", "800 to 7680"):
+                   "100 000 games", "800 to 7680", "8 dotted parts"):
         assert needle in readme, needle
+
+
+def test_a_dotted_key_of_thousands_of_parts_is_refused_at_once(tmp_path):
+    """100 kB of `a.a.a...` (under the size limit) went into Python's TOML parser and ended in
+    a MemoryError after 24 s under a 4 GB cap."""
+    from simulator.core.errors import SceneError
+    from simulator.physics.scene import load_scene
+
+    scene = tmp_path / "dotted.toml"
+    scene.write_text("a" + ".a" * 50_000 + " = 1\n")
+    started = time.monotonic()
+    with pytest.raises(SceneError, match="50001 dotted parts; a scene's keys have at most 8"):
+        load_scene(scene)
+    assert time.monotonic() - started < 2
+    header = tmp_path / "header.toml"
+    header.write_text("[" + ".".join(["t"] * 20) + "]\nx = 1\n")
+    with pytest.raises(SceneError, match="line 1: a key of 20 dotted parts"):
+        load_scene(header)
 
 
 def test_long_loads_do_not_hang(tmp_path):

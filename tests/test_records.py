@@ -194,6 +194,26 @@ def test_export_then_import_round_trips_and_skips_what_is_there(tmp_path):
         assert len(other.attempts()) == 3
 
 
+def test_export_replaces_only_a_plain_file_never_a_link_a_fifo_or_a_device(tmp_path):
+    """`records --export /dev/null` turned /dev/null into a plain file (run as root), and a
+    symbolic link or a FIFO became a plain 0600 file. What is there stays as it was."""
+    target = tmp_path / "kept.txt"
+    target.write_text("mine")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    with RecordStore.open(tmp_path / "a.sqlite3") as store:
+        store.add(attempt(score=3))
+        for path, said in ((link, "a symbolic link"), (fifo, "a FIFO")):   # never a real device
+            with pytest.raises(RecordsError, match=said):
+                store.export(path)
+        assert link.is_symlink() and target.read_text() == "mine" and fifo.is_fifo()
+        plain = tmp_path / "old.json"
+        plain.write_text("old")
+        assert store.export(plain) == 1 and json.loads(plain.read_text())["attempts"]
+
+
 def _export_with(tmp_path: Path, change) -> Path:
     document = {"format": "bandu-sim records", "version": 1,
                 "attempts": [attempt(score=2).as_dict(), attempt(score=3).as_dict()]}

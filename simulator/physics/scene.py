@@ -49,6 +49,9 @@ DEFAULT_SETTLE_SECONDS = 3.0
 MAX_SCENE_BYTES = 1_000_000       # a scene file is a few kilobytes; anything this big is refused
 MAX_TOWERS = 64                   # towers in one scene
 MAX_PLACEMENTS = 200              # placements in one tower (the set has 54 pieces)
+# a scene's keys are two or three names deep ([[towers.placements]], expect.stood); Python's
+# TOML parser takes time and memory that grow with the square of a dotted key's parts
+MAX_KEY_PARTS = 8
 TOWER_SPACING_MM = 250.0
 FOUNDATION_EDGE_MARGIN_MM = 20.0  # a foundation's centre stays this far inside the table's edge
 # the largest |x| and |y| of a foundation's centre
@@ -276,6 +279,7 @@ def parse_scene(text: str, path: str = "<scene>") -> Scene:
     where = printable(path, 200)
     if len(text) > MAX_SCENE_BYTES:
         raise SceneError(f"{where}: {len(text)} characters; a scene file has at most {MAX_SCENE_BYTES}")
+    _check_key_depth(text, where)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -285,6 +289,17 @@ def parse_scene(text: str, path: str = "<scene>") -> Scene:
     except ValueError as error:   # e.g. an integer of more digits than Python converts
         raise SceneError(f"{where}: not a usable TOML value: {printable(str(error), 120)}") from None
     return _scene_from_table(data, path)
+
+
+def _check_key_depth(text: str, where: str) -> None:
+    """Refuse a key of more than MAX_KEY_PARTS dotted parts (in a [table] header or before an
+    '='), before the TOML parser spends minutes and gigabytes on one."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.lstrip()
+        key = stripped.split("]", 1)[0] if stripped.startswith("[") else stripped.split("=", 1)[0]
+        if key.count(".") >= MAX_KEY_PARTS:
+            raise SceneError(f"{where}: line {number}: a key of {key.count('.') + 1} dotted parts; "
+                             f"a scene's keys have at most {MAX_KEY_PARTS}")
 
 
 def _scene_from_table(data: dict, path: str) -> Scene:
