@@ -140,3 +140,33 @@ def test_a_click_before_the_pointer_moves_releases_the_piece_where_it_is_shown(g
     assert controller.state.alive == [True] and controller.state.towers[0][-1] == "cube-large"
     assert pending is not None
     app.show_menu()
+
+
+def test_a_tall_held_piece_hovers_clear_of_its_own_ghost(gui):
+    """A long pole stood on end was held 60 mm over the tower, its lower half inside its own
+    ghost; now it hovers at least HELD_GAP_M over the ghost's top, however tall it stands."""
+    from pyglet.window import key
+
+    from simulator.core.controller import PERSON, Seat
+    from simulator.games.bandu.rules import TAKE, Offer
+    from simulator.games.bandu.view import HELD_GAP_M, TURN_STEP, _vertical_extent
+    from simulator.games.bandu.referee import orientation_of
+
+    window, app = gui
+    app.start_game("bandu", {"variant": "solo"}, [Seat(PERSON)], seed=4)
+    view = window.top.view
+    window.pump(2)
+    assert view.submit(Offer("pole-long", TAKE))
+    window.pump(2)
+    for _ in range(round(90 / TURN_STEP)):                # tilt it upright, about y
+        window.dispatch_event("on_key_press", key.Z, 0)
+        window.dispatch_event("on_key_release", key.Z, 0)
+        window.pump(1)
+    held, ghost = view._held_pose(), view.ghost
+    assert ghost is not None
+    turned = orientation_of(view.held.place)
+    low, high = _vertical_extent("pole-long", turned)
+    assert high - low > 0.1                               # standing: taller than the 60 mm hover
+    ghost_top = ghost[0][2] + _vertical_extent("pole-long", ghost[1])[1]
+    assert held[0][2] + low >= ghost_top + HELD_GAP_M - 0.001   # the ghost lies 0.3 mm above the top
+    app.show_menu()

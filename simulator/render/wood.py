@@ -237,8 +237,8 @@ class WoodRenderer:
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
 
     def draw(self, items: Iterable[Drawn], eye: Vec3, still_shadows: bool = False) -> None:
-        """Draw lit, shadowed items; see-through ones last, without writing depth. Call inside
-        a camera pass (viewport, projection and depth test set). `still_shadows`: shadowed by
+        """Draw lit, shadowed items; see-through ones last, each showing its nearest surface. Call
+        inside a camera pass (viewport, projection and depth test set). `still_shadows`: shadowed by
         what stands still only (a layer that moving things are drawn over)."""
         program = self.lit
         program.use()
@@ -254,12 +254,20 @@ class WoodRenderer:
             self._draw_one(item)
         gl.glDisable(gl.GL_CULL_FACE)
         if clear:
+            # each see-through item shows only its nearest surface, blended once: its depth
+            # first (no colour), then its colour where it is that near; drawn in one pass, a
+            # ghost showed its inner and back faces through its front (the washer's saw-tooth)
             gl.glEnable(gl.GL_BLEND)
             gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
-            gl.glDepthMask(gl.GL_FALSE)
+            gl.glDepthFunc(gl.GL_LEQUAL)
             for item in clear:
+                gl.glColorMask(gl.GL_FALSE, gl.GL_FALSE, gl.GL_FALSE, gl.GL_FALSE)
                 self._draw_one(item)
-            gl.glDepthMask(gl.GL_TRUE)
+                gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE)
+                gl.glDepthMask(gl.GL_FALSE)
+                self._draw_one(item)
+                gl.glDepthMask(gl.GL_TRUE)
+            gl.glDepthFunc(gl.GL_LESS)
         gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
         gl.glActiveTexture(gl.GL_TEXTURE0)
         program.stop()

@@ -38,7 +38,7 @@ BEAN_SURFACE = Surface((0.55, 0.12, 0.08), gloss=0.6)
 ROOM = (0.11, 0.085, 0.07)        # the dim room around the lit table
 HOVER_TINT = 0.5                  # how far a piece under the mouse or picked turns to GLOW
 GLOW = (1.0, 0.78, 0.3)
-GHOST_ALPHA = 0.38
+GHOST_ALPHA = 0.45
 PATCH_M = 0.35                    # the table around a moving tower, redrawn with it
 
 

@@ -76,6 +76,7 @@ from simulator.render.wood import Drawn
 TURN_STEP, FINE_STEP = 15.0, 3.0  # degrees per key press
 HOVER_RANGE_M = (0.01, 0.20)      # how high the held piece floats above the tower's top
 LIFT_M = 0.035                    # a piece up for auction hovers this much above its place
+HELD_GAP_M = 0.02                 # the held piece hovers at least this far over its ghost's top
 FALL_HOLD_SECONDS = 1.6           # a fallen tower stays in view this long before play moves on
 G_LABELS = Group(order=41)
 
@@ -494,8 +495,10 @@ class BanduView(GameView):
         place = self.held.place
         top = self.preview.tower_top(state, state.placer)
         orientation = orientation_of(place)
-        lowest = _lowest_offset(place.piece, orientation)
-        return ((axis[0] + place.x_mm / 1000, axis[1] + place.y_mm / 1000, top + self.held.hover_m - lowest),
+        lowest, highest = _vertical_extent(place.piece, orientation)
+        # above its own ghost, however tall the piece: a gap over the ghost's top at the least
+        hover = max(self.held.hover_m, highest - lowest + HELD_GAP_M)
+        return ((axis[0] + place.x_mm / 1000, axis[1] + place.y_mm / 1000, top + hover - lowest),
                 tuple(orientation))                                                  # type: ignore[return-value]
 
     def close(self) -> None:
@@ -767,8 +770,14 @@ _TURNS = {key.Q: (2, 1.0), key.E: (2, -1.0), key.R: (0, -1.0), key.F: (0, 1.0),
 def _lowest_offset(piece: str, orientation: tuple[float, float, float, float]) -> float:
     """The height of the piece's lowest point relative to its centre (metres; negative), turned
     as given: from its visual mesh."""
-    mesh = piece_mesh(piece.split("#", 1)[0])
-    return float((mesh.positions @ rotation_matrix(orientation).T)[:, 2].min())
+    return _vertical_extent(piece, orientation)[0]
+
+
+def _vertical_extent(piece: str, orientation: tuple[float, float, float, float]) -> tuple[float, float]:
+    """The heights of the piece's lowest and highest points relative to its centre (metres),
+    turned as given: from its visual mesh."""
+    z = (piece_mesh(piece.split("#", 1)[0]).positions @ rotation_matrix(orientation).T)[:, 2]
+    return float(z.min()), float(z.max())
 
 
 def _turned(place: Place, axis: int, degrees: float) -> Place:
