@@ -492,8 +492,10 @@ def test_the_bar_the_hint_and_the_moves_say_pieces_by_their_names(gui):
     window, app = gui
     screen, view = start_bandu(app, window, people(2))
     assert view.describe_move("offers cylinder-wide to refuse") == "offers the wide cylinder to refuse"
-    assert view.describe_move("places base#2 at 0 0 mm, yaw 0 roll 0 pitch 0").startswith(
-        "places the base block 2 at 0 0 mm")
+    assert view.describe_move("places base#2 at 0 0 mm, yaw 0 roll 0 pitch 0") == \
+        "places the base block 2 on the axis"
+    assert view.describe_move("places cube-large at 3 -4 mm, yaw 15 roll 0 pitch -90") == \
+        "places the large cube 5.0 mm off the axis, turned 15 degrees, pitched -90 degrees"
     pump_until(window, lambda: not view.camera.gliding)
     (x, y, z), _ = view.slots["cylinder-wide"]
     window.dispatch_event("on_mouse_motion", *screen_point(view, (x, y, z)), 0, 0)

@@ -21,6 +21,7 @@ flies to the tower in play, Home back to the whole table.
 from __future__ import annotations
 
 import math
+import re
 import time
 from dataclasses import dataclass, replace
 from functools import partial
@@ -723,6 +724,8 @@ class BanduView(GameView):
         """A move as a person says it: pieces by their names ('offers the wide cylinder to
         refuse'), a physics result without its poses ('the tower stands', 'Player 2's tower
         fell')."""
+        if (placed := _PLACED.fullmatch(notation)) is not None:
+            return _placed_words(*placed.groups())
         if not notation.startswith("result "):
             return _with_piece_names(notation)
         verdict = notation.split(" poses ", 1)[0].removeprefix("result ")
@@ -733,6 +736,19 @@ class BanduView(GameView):
         seats = [int(s) for s in verdict.removeprefix("fell: ").split(",") if s.strip().isascii() and s.strip().isdigit()]
         names = " and ".join(f"{self.seat_name(s)}'s" for s in seats if 0 <= s < self.bandu.players)
         return f"{names or 'a'} tower fell"
+
+
+_NUMBER = r"(-?[0-9.]+)"
+_PLACED = re.compile(rf"places (\S+) at {_NUMBER} {_NUMBER} mm, yaw {_NUMBER} roll {_NUMBER} pitch {_NUMBER}")
+
+
+def _placed_words(piece: str, x: str, y: str, yaw: str, roll: str, pitch: str) -> str:
+    """'places the large cube on the axis', '... 3.2 mm off the axis, turned 15 degrees'."""
+    off = math.hypot(float(x), float(y))
+    words = f"places the {piece_name(piece)} " + ("on the axis" if off < 0.05 else f"{off:.1f} mm off the axis")
+    turns = [f"{name} {float(value):g} degrees" for name, value in (("turned", yaw), ("rolled", roll),
+                                                                       ("pitched", pitch)) if float(value)]
+    return words + (", " + ", ".join(turns) if turns else "")
 
 
 def _with_piece_names(notation: str) -> str:
