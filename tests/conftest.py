@@ -59,7 +59,7 @@ def x_display():
         if not os.path.exists(f"/tmp/.X11-unix/X{number}") and not os.path.exists(f"/tmp/.X{number}-lock"):
             break
     display = f":{number}"
-    process = subprocess.Popen([xvfb, display, "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+    process = subprocess.Popen([xvfb, display, "-screen", "0", "1920x1200x24", "-nolisten", "tcp"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 10
     while not os.path.exists(f"/tmp/.X11-unix/X{number}"):

@@ -576,3 +576,37 @@ def test_a_fall_stays_in_view_for_a_moment_before_play_moves_on(gui):
     pump_until(window, lambda: view.camera.gliding or time.monotonic() - fallen_at > 5)
     assert FALL_HOLD_SECONDS - 0.2 < time.monotonic() - fallen_at < FALL_HOLD_SECONDS + 1.5
     assert view.camera.gliding                                   # then back over the table
+
+
+@pytest.mark.parametrize("size", [(800, 560), (1280, 720), (1920, 1080)])
+def test_every_window_size_shows_the_whole_table_the_panel_and_the_bar(gui, tmp_path, size):
+    """At the smallest size the program allows, at 720p and at 1080p: every reserve piece and
+    every tower in view, the seat lines whole, the buttons in the window, the auction bar in
+    the view; the screenshot is taken and is a picture (tools/screenshots.py puts these three
+    in docs/)."""
+    from simulator.core.controller import COMPUTER, Seat
+
+    window, app = gui
+    width, height = size
+    window.set_size(width, height)
+    window.dispatch_event("on_resize", width, height)
+    try:
+        screen, view = start_bandu(app, window, people(2) + [Seat(COMPUTER, "ai:medium")])
+        pump_until(window, lambda: not view.camera.gliding)
+        window.pump(2)
+        for (x, y, z), _ in view.slots.values():
+            screen_point(view, (x, y, z))
+        for place in view.places:
+            screen_point(view, (place.axis[0], place.axis[1], 0.0))
+        assert all("…" not in detail.text for detail in screen.seat_details)
+        for button in screen.buttons:
+            assert 0 <= button.x and button.x + button.width <= width and 0 <= button.y
+        panel, (ax, _, aw, _) = view.bar.panel, view.area
+        assert ax <= panel.x and panel.x + panel.width <= ax + aw
+        shot = window.take_screenshot(tmp_path / f"bandu-{width}x{height}.png")
+        image = pixels()
+        assert image.shape[:2] == (height, width) and image.std() > 20 and shot.exists()
+    finally:
+        window.set_size(1280, 800)
+        window.dispatch_event("on_resize", 1280, 800)
+        window.pump(1)

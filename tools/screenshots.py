@@ -1,10 +1,13 @@
 """Regenerate the screenshots in docs/ (run under a display, e.g.
-`xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python tools/screenshots.py`).
+`xvfb-run -a -s "-screen 0 1920x1200x24" .venv/bin/python tools/screenshots.py`;
+`... tools/screenshots.py sizes` makes only the Bandu table at three window sizes).
 
 Tanbo: a few seeded moves, so the picture shows a game in progress with a removal preview.
 Bandu: a three-player game after a few seeded placements (the table), a person's answer to an
 auction to refuse (the auction), and tools/measure_bandu_fps.py's 20-piece tower collapsing,
 two simulated seconds in (the collapse), and a solo game's practice aid (a red ghost).
+Bandu at three window sizes: a three-seat game's first auction at 800 x 560 (the smallest the
+program allows), 1280 x 720 and 1920 x 1080 (screenshot-bandu-WxH.png).
 Bunko: a seeded 12-player night in its second round. Bandida: mode 2, nine rounds in, a card
 held over a spot where it fits.
 """
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 import tempfile
 from pathlib import Path
 
@@ -26,6 +30,10 @@ def main() -> None:
 
     window, app = build_app(visible=True)
     window.pump(2)
+    if sys.argv[1:] == ["sizes"]:
+        bandu_sizes_screenshots(window, app)
+        window.close()
+        return
     window.take_screenshot(DOCS / "screenshot-menu.png")
     app.start_game("tanbo", {"size": 11}, [Seat(PERSON), Seat(COMPUTER, "mcts:medium")], seed=2)
     screen = window.active_screen
@@ -43,6 +51,7 @@ def main() -> None:
     window.pump(3)
     window.take_screenshot(DOCS / "screenshot-tanbo.png")
     bandu_screenshots(window, app)
+    bandu_sizes_screenshots(window, app)
     bunko_screenshot(window, app)
     bandida_screenshot(window, app)
     window.close()
@@ -144,6 +153,25 @@ def bandu_screenshots(window, app) -> None:
     save_png(DOCS / "screenshot-bandu-table.png")
     collapse_once(window, app, build_tower(), None, screenshot=DOCS / "screenshot-bandu-collapse.png")
     practice_aid_screenshot(window, app)
+
+
+def bandu_sizes_screenshots(window, app) -> None:
+    from measure_bandu_fps import settle_view
+
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+    from simulator.games.bandu.rules import Offer
+
+    seats = [Seat(PERSON), Seat(PERSON), Seat(COMPUTER, "ai:medium")]
+    for width, height in ((800, 560), (1280, 720), (1920, 1080)):
+        window.set_size(width, height)
+        window.dispatch_event("on_resize", width, height)
+        app.start_game("bandu", {}, seats, seed=11)
+        screen = window.active_screen
+        screen.view.submit(Offer("pyramid-square", "refuse"))
+        settle_view(window, screen.view)
+        window.take_screenshot(DOCS / f"screenshot-bandu-{width}x{height}.png")
+    window.set_size(1280, 800)
+    window.dispatch_event("on_resize", 1280, 800)
 
 
 def practice_aid_screenshot(window, app) -> None:
