@@ -148,9 +148,9 @@ def test_a_tall_held_piece_hovers_clear_of_its_own_ghost(gui):
     from pyglet.window import key
 
     from simulator.core.controller import PERSON, Seat
+    from simulator.games.bandu.referee import orientation_of
     from simulator.games.bandu.rules import TAKE, Offer
     from simulator.games.bandu.view import HELD_GAP_M, TURN_STEP, _vertical_extent
-    from simulator.games.bandu.referee import orientation_of
 
     window, app = gui
     app.start_game("bandu", {"variant": "solo"}, [Seat(PERSON)], seed=4)
