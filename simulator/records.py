@@ -40,6 +40,7 @@ from typing import Any
 from simulator.app.storage import records_path  # the one definition of the data directory
 from simulator.core.controller import COMPUTER, MAX_SAVE_BYTES, PERSON, SAVE_FORMAT, SAVE_VERSION
 from simulator.core.errors import RecordsError
+from simulator.core.files import not_a_plain_file
 from simulator.core.json_file import read_json_file
 from simulator.core.text import printable, shown
 from simulator.games.bandu.rules import BUILDING_PIECES
@@ -407,7 +408,7 @@ class RecordStore:
                     "attempts": [a.as_dict() for a in attempts]}
         if path.is_dir():
             raise RecordsError(f"{_where(path)}: is a folder; export wants a file name")
-        if (kind := _not_a_plain_file(path)) is not None:
+        if (kind := not_a_plain_file(path)) is not None:
             raise RecordsError(f"{_where(path)}: is {kind}; export writes a new file or replaces "
                                f"a plain one, nothing else")
         try:
@@ -441,26 +442,6 @@ class RecordStore:
                 self._insert(attempt)
                 added += 1
         return added, skipped
-
-
-def _not_a_plain_file(path: Path) -> str | None:
-    """What stands at `path` if it is neither missing nor a plain file (a symbolic link, a
-    device, a FIFO, a socket): replacing it would destroy what it is."""
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return None
-    except OSError:
-        return None                 # cannot be looked at: the write says why, if it fails
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    return "not a plain file"
 
 
 def read_export(path: str | Path) -> list[Attempt]:

@@ -245,6 +245,43 @@ def test_a_study_end_to_end_with_json_and_a_report(tmp_path):
     assert "1 orderings x 2 trials" in text.stdout and "study: 2 of 2 builds" in text.stdout
 
 
+def test_a_report_is_written_whole_or_not_at_all_and_never_through_a_link(tmp_path, monkeypatch):
+    """A report rewritten onto a full disk left the old index.html beside a results.json cut at
+    61,440 bytes; a symbolic link planted in the folder was followed and its target overwritten;
+    a scene named '=HYPERLINK(...)' became a spreadsheet formula in results.csv."""
+    from simulator.core.errors import UsageError
+    from simulator.studies import report as report_module
+    from simulator.studies.study import plan_study, run_study
+
+    scene = parse_scene(SCENE.replace('"three small pieces"', "'=HYPERLINK(\"x\")'"), "s.toml")
+    result = run_study(plan_study([scene], [NOISE], OrderingSpec("given", 1), trials=1))
+    folder = tmp_path / "report"
+    report_module.write_report(folder, result)
+    with open(folder / "results.csv", newline="") as handle:
+        assert next(csv.DictReader(handle))["scene"] == "'=HYPERLINK(\"x\")"
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    real_fsync, calls = os.fsync, []
+
+    def disk_full_at_the_second_file(fd):
+        calls.append(fd)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", disk_full_at_the_second_file)
+    with pytest.raises(OSError, match="No space left"):
+        report_module.write_report(folder, result)
+    monkeypatch.setattr(os, "fsync", real_fsync)
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before      # as it was, no leftovers
+    target = tmp_path / "precious.txt"
+    target.write_text("mine")
+    (folder / "results.csv").unlink()
+    (folder / "results.csv").symlink_to(target)
+    with pytest.raises(UsageError, match="results.csv is a symbolic link"):
+        report_module.write_report(folder, result)
+    assert target.read_text() == "mine"
+
+
 @pytest.mark.parametrize("args, message", [
     (["--orderings", "sideways"], "--orderings wants given, permutations or random:N"),
     (["--orderings", "random:0"], "--orderings random:N wants N from 1 to 5040"),

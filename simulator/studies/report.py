@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 from simulator.core.errors import UsageError
+from simulator.core.files import not_a_plain_file
 from simulator.core.text import printable
 from simulator.studies.jobs import Job, JobResult
 from simulator.studies.pictures import tower_picture
@@ -59,6 +60,12 @@ def check_report_dir(directory: str) -> Path:
     return path
 
 
+def _cell(text: str) -> str:
+    """A text cell no spreadsheet takes for a formula: one that begins with =, +, -, @, a tab
+    or a carriage return gets a leading apostrophe (a scene named '=HYPERLINK(...)')."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def _csv_text(result: StudyResult) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -66,8 +73,8 @@ def _csv_text(result: StudyResult) -> str:
     for tower in result.towers:
         for r in tower.results:
             row = r.as_dict()
-            writer.writerow([tower.study.scene_name, tower.study.path, row["tower"],
-                             row["ordering"], row["trial"], row["seed"], " ".join(r.order),
+            writer.writerow([_cell(tower.study.scene_name), _cell(tower.study.path), row["tower"],
+                             row["ordering"], row["trial"], row["seed"], _cell(" ".join(r.order)),
                              row["stood"], "" if r.fell_at is None else r.fell_at,
                              row["disturbed"], row["height_mm"]])
     return buffer.getvalue()
@@ -151,16 +158,31 @@ def _page(result: StudyResult) -> str:
 
 
 def write_report(directory: Path, result: StudyResult) -> list[Path]:
-    """Write the page and the raw results into `directory` (made if missing)."""
+    """Write the page and the raw results into `directory` (made if missing), whole or not at
+    all: every file is written in full beside its place first, and only then are they renamed
+    into it, so a full disk or an error leaves the report that was there as it was. A name in
+    the folder that is a symbolic link, a FIFO or a device is refused (UsageError), never
+    followed or replaced."""
     directory.mkdir(parents=True, exist_ok=True)
+    for name in (JSON, CSV, PAGE):
+        if (kind := not_a_plain_file(directory / name)) is not None:
+            raise UsageError(f"--report {printable(str(directory), 200)}: {name} is {kind}; "
+                             "the report replaces only plain files")
     raw = result.as_dict() | {"builds": [r.as_dict() for r in result.results]}
     files = {JSON: json.dumps(raw, indent=1) + "\n", CSV: _csv_text(result), PAGE: _page(result)}
-    written = []
-    for name, text in files.items():
-        path = directory / name
-        with open(path, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        written.append(path)
-    return written
+    ready: list[tuple[str, Path]] = []
+    try:
+        for name, text in files.items():
+            fd, temporary = tempfile.mkstemp(prefix=f".{name}-", dir=directory)
+            ready.append((temporary, directory / name))
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+    except BaseException:
+        for temporary, _ in ready:
+            Path(temporary).unlink(missing_ok=True)
+        raise
+    for temporary, path in ready:
+        os.replace(temporary, path)
+    return [path for _, path in ready]
