@@ -117,7 +117,10 @@ def _when(value: Any) -> str:
     if moment is None or moment.utcoffset() is None:
         raise ValueError(f"when: wants a UTC time such as 2026-01-31T18:04:05+00:00, not "
                          f"{shown(value, 40)}")
-    return moment.astimezone(UTC).isoformat(timespec="seconds")
+    try:
+        return moment.astimezone(UTC).isoformat(timespec="seconds")
+    except OverflowError:                 # 0001-01-01T00:00:00+01:00 is before the year 1 in UTC
+        raise ValueError(f"when: {shown(value, 40)} is outside the years 1 to 9999 in UTC") from None
 
 
 def _number(value: Any, name: str, high: float, whole: bool) -> Any:

@@ -87,3 +87,11 @@ def test_play_with_players_opens_the_game_with_those_seats(x_display):
         app.shutdown()
         window.close()
         pyglet.clock.tick()
+
+
+@pytest.mark.parametrize("name", ["a" * 300 + ".json", "/tmp/" + "b/" * 2100 + "x.json"])
+def test_a_save_name_too_long_for_the_system_is_one_line(name):
+    """A name over 255 bytes or a path over 4096 gave a traceback (ENAMETOOLONG)."""
+    result = run_headless("play", "--load", name)
+    assert result.returncode == 2 and "cannot be opened (File name too long)" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr

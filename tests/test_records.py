@@ -230,6 +230,8 @@ def _export_with(tmp_path: Path, change) -> Path:
     (lambda d: d["attempts"][1].update(score=-1), "attempt 2: score"),
     (lambda d: d["attempts"][1].update(colour="red"), "attempt 2: unknown field 'colour'"),
     (lambda d: d["attempts"][1].pop("replay"), "attempt 2: missing field 'replay'"),
+    (lambda d: d["attempts"][1].update(when="0001-01-01T00:00:00+01:00"),
+     "attempt 2: when: '0001-01-01T00:00:00+01:00' is outside the years 1 to 9999"),
     (lambda d: d["attempts"][1]["replay"]["state"].update(score_pieces=[40]),
      "attempt 2: replay: its final score_pieces"),
     (lambda d: d["attempts"].append("text"), "attempt 3: wants an object"),

@@ -112,6 +112,8 @@ def _refused(*args: str, env: dict | None = None) -> str:
 @pytest.mark.parametrize(("extra", "message"), [
     (["--address", "head"], "--address 'head': expected HOST:PORT of a Ray cluster's head"),
     (["--address", "h:99999"], "--address 'h:99999': expected HOST:PORT"),
+    (["--address", "h" * 300 + ":6379"], "not a host name (a name has at most 253 characters"),
+    (["--address", "a" * 64 + ".example:6379"], "each part between dots at most 63"),
     (["--address", "10.0.0.5:6379", "--backend", "local"],
      "--address joins a Ray cluster: it goes with --backend ray"),
     (["--backend", "cluster"], "invalid choice: 'cluster'"),

@@ -18,6 +18,7 @@ from simulator.core import registry
 from simulator.core.agents import parse_agent_spec
 from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
 from simulator.core.errors import SaveError, SettingsError, SimulatorError, UsageError
+from simulator.core.text import printable
 from simulator.core.workers import SearchPool
 
 T = TypeVar("T")
@@ -229,8 +230,14 @@ def build_app(game: str | None = None, load: str | None = None, width: int | Non
         if not info.available or info.view is None:
             raise SettingsError(f"{info.title} is not playable in the window yet; try: bandu-sim play tanbo")
     seats = seats_for(game, players, settings) if game is not None and players is not None else None
-    if load is not None and not Path(load).exists():
-        raise SaveError(f"{load}: no such file")
+    if load is not None:
+        try:
+            found = Path(load).exists()
+        except (OSError, ValueError) as error:     # a name too long, a NUL in it
+            reason = getattr(error, "strerror", None) or str(error)
+            raise SaveError(f"{printable(load, 200)}: cannot be opened ({printable(reason, 80)})") from None
+        if not found:
+            raise SaveError(f"{printable(load, 200)}: no such file")
     try:
         from simulator.render.window import MIN_HEIGHT, MIN_WIDTH, AppWindow  # opens the display
     except Exception as error:

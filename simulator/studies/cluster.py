@@ -46,6 +46,10 @@ def check_address(address: str | None) -> str | None:
     if not _ADDRESS.match(address) or not 0 < int(address.rsplit(":", 1)[1]) < 65536:
         raise UsageError(f"--address {printable(address, 80)!r}: expected HOST:PORT of a Ray "
                          "cluster's head, e.g. 10.0.0.5:6379")
+    host = address.removeprefix("ray://").rsplit(":", 1)[0].strip("[]")
+    if len(host) > 253 or any(len(label) > 63 for label in host.split(".")):
+        raise UsageError(f"--address {printable(address, 80)!r}: not a host name (a name has at "
+                         "most 253 characters, each part between dots at most 63)")
     return address
 
 
@@ -122,6 +126,9 @@ def _check_something_answers(address: str) -> None:
     try:
         with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS):
             pass
+    except UnicodeError:                  # a name the resolver cannot even encode
+        raise UsageError(f"cannot join the Ray cluster at {printable(address, 80)}: not a host "
+                         "name") from None
     except OSError as error:
         reason = error.strerror or type(error).__name__
         if isinstance(error, TimeoutError):
