@@ -107,3 +107,42 @@ def test_the_clone_does_not_share_state(name):
         copy.apply(copy.random_action(rng))
     copy.apply(copy.legal_actions()[0])
     assert state.to_dict() == registry.new_game(name).to_dict()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_an_action_with_a_field_of_the_wrong_type_is_illegal_not_a_type_error(name):
+    """tanbo Place(None, 1), bunko Dice(-1)'s kin, bandu Settled(None, ()) raised TypeError
+    inside the rules; every field of every kind of action met in random play, set to a value of
+    another type, is refused as IllegalAction and changes nothing."""
+    import dataclasses
+
+    rng = random.Random(3)
+    state = registry.new_game(name)
+    kinds_seen: set[type] = set()
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        if player == CHANCE:
+            action = rng.choices(*zip(*state.chance_outcomes(), strict=True))[0]
+        elif player == OUTCOME:
+            action = state.sample_outcome(rng)
+        else:
+            action = rng.choice(state.legal_actions())
+        if dataclasses.is_dataclass(action) and type(action) not in kinds_seen:
+            kinds_seen.add(type(action))
+            before = state.to_dict()
+            for field in dataclasses.fields(action):
+                for wrong in (None, "x", ("x",), 1.5e300, object()):
+                    if isinstance(getattr(action, field.name), type(wrong)) and wrong is not None:
+                        continue
+                    bad = dataclasses.replace(action, **{field.name: wrong})
+                    try:
+                        state.clone().apply(bad)
+                    except IllegalAction:
+                        pass
+                    except Exception as error:     # the escape this test is about
+                        pytest.fail(f"{name}: {bad!r}: {type(error).__name__}: {error}")
+            assert state.to_dict() == before
+        state.apply(action)
+    assert kinds_seen

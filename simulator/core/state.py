@@ -28,6 +28,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable
 from typing import Any, ClassVar, Generic, TypeVar
 
+from simulator.core.action_fields import wrong_field
 from simulator.core.errors import IllegalAction
 
 CHANCE = -1
@@ -87,7 +88,10 @@ class GameState(ABC, Generic[A]):
         return f"{self.action_to_str(action)} is not a legal move now"
 
     def apply(self, action: A) -> None:
-        """Apply a validated action; raises IllegalAction with a readable reason."""
+        """Apply a validated action; raises IllegalAction with a readable reason (also for an
+        action of the game's own class with a field of the wrong type)."""
+        if (wrong := wrong_field(action)) is not None:
+            raise IllegalAction(f"not a move of this game: {wrong}")
         if self.is_terminal() or not self.is_legal(action):
             raise IllegalAction(self.illegal_reason(action))
         self.apply_unchecked(action)
