@@ -96,9 +96,12 @@ def test_bench_quick_reports_ratio():
         assert row["ratio"] == pytest.approx(row["incremental_per_s"] / row["naive_per_s"], rel=0.01)
     physics = json.loads(result.stdout)["physics"]
     for name in ("tower_20", "verdict_15"):
-        assert set(physics[name]) == {"chosen", "pybullet_defaults"}
+        assert set(physics[name]) == {"chosen", "reference", "pybullet_defaults"}
     assert physics["tower_20"]["chosen"]["stood"] is True  # the chosen settings hold the tower
-    assert physics["tower_20"]["chosen"]["build_rtf"] > 0
+    assert physics["tower_20"]["reference"]["stood"] is True   # and so does the reference
+    tower = physics["tower_20"]["chosen"]
+    assert tower["build_rtf"] > 0 and tower["orderings_per_min"] == pytest.approx(
+        60 * tower["build_rtf"] / tower["build_simulated_s"], rel=0.05)
     assert 0 < physics["verdict_15"]["chosen"]["median_s"] < 5
 
 

@@ -1,9 +1,11 @@
-"""Physics benchmarks: each scene at the chosen settings beside PyBullet's defaults, one run.
+"""Physics benchmarks: each scene at the chosen settings beside the converged reference of the
+fidelity harness and PyBullet's defaults, one run.
 
 - real-time factor (simulated / wall seconds, one process) of building a 20-piece mixed tower
   placement by placement, each settled in turn, then of the standing tower's next 5 s (as in a
   game while the players bid: pieces at rest for 2 s fall asleep) and of the first of those
-  seconds alone (every piece still awake); the same for four towers of other character
+  seconds alone (every piece still awake), and the orderings a study judges a minute (one
+  build each); the same for four towers of other character
   (BENCH_TOWERS: flat-topped with five bases and a dome, tall and narrow, wide with holes and
   rings, round), each of which stands at the chosen settings;
 - the same for a table of six towers using all 54 pieces (scenes/examples/six-towers.toml);
@@ -69,6 +71,12 @@ REFERENCE_COLUMN_RTF = 25.3
 
 
 def _settings(kind: str) -> PhysicsSettings:
+    """chosen; reference: the fidelity harness's converged reference (physics/fidelity.py:
+    the time step refined everywhere); pybullet_defaults."""
+    if kind == "reference":
+        from simulator.physics.fidelity import REFERENCE
+
+        return REFERENCE.settings()
     return PhysicsSettings.chosen() if kind == "chosen" else PhysicsSettings.pybullet_defaults()
 
 
@@ -91,6 +99,8 @@ def _build_then_stand(specs: list[TowerSpec], settle_seconds: float,
         pieces = len(world.bodies())
     return towers, pieces, {"build_rtf": round(build_sim / build_wall, 1),
                             "build_simulated_s": round(build_sim, 2),
+                            # a study judges an ordering by building it: how many a minute
+                            "orderings_per_min": round(60.0 / build_wall, 1),
                             "standing_rtf": round(5.0 / standing_wall, 1),
                             "awake_standing_rtf": round(1.0 / first_second_wall, 1)}
 
@@ -128,7 +138,7 @@ def _verdict_time(settings: PhysicsSettings, repeats: int) -> dict:
 
 
 def run_physics_benchmarks(quick: bool = False, progress: Progress | None = None) -> dict:
-    kinds = ("chosen", "pybullet_defaults")
+    kinds = ("chosen", "reference", "pybullet_defaults")
     # (progress label, figure's name, settings' kind, the measurement)
     plan: list[tuple[str, str, str, Callable[[], dict]]] = [
         (f"{name} ({k})", name, k, partial(_tower_rtf, p, _settings(k), f))
@@ -164,7 +174,8 @@ def _add_reference_figures(report: dict) -> None:
 
 
 def format_physics_report(report: dict) -> str:
-    lines = ["Physics (one process; chosen settings beside PyBullet's defaults, same run)"]
+    lines = ["Physics (one process; the chosen settings beside the fidelity harness's converged "
+             "reference and PyBullet's defaults, same run)"]
     for name, by_kind in report.items():
         for kind, figures in by_kind.items():
             text = ", ".join(f"{k} {v}" for k, v in figures.items())

@@ -162,6 +162,8 @@ CHOSEN = Rung("chosen")
 # the time step halved at each rung, everywhere (no tall_substeps): what converges a tall stack
 # (docs/PHYSICS.md, "Fidelity"); more solver iterations alone did not
 LADDER = tuple(Rung(f"{n} substeps", (("substeps", n), ("tall_substeps", ()))) for n in (4, 8, 16))
+# the rung measured converged (docs/PHYSICS.md, "Fidelity"): `bandu-sim bench` times it too
+REFERENCE = LADDER[0]
 
 
 def _judge_scene(scene: Scene, rung: Rung) -> tuple[list[Verdict], float]:

@@ -52,7 +52,7 @@ class PhysicsSettings:
     exact_boxes: bool = True  # cuboids as Bullet boxes rather than hulls
     # the poles and the tall cylinder as Bullet's own cylinders rather than 16-sided prisms: one
     # lying down then starts rolling at its onset angle, but on a level block it drives itself
-    # away (the tall cylinder across a base: 563 mm in 2 s), so not chosen (docs/PHYSICS.md)
+    # away (the tall cylinder across a level base rolled 509 mm off it), so not chosen (docs/PHYSICS.md)
     exact_cylinders: bool = False
     maximal_coordinates: bool = True  # plain rigid bodies, not one-link multibodies
     friction_anchor: bool = True  # Bullet's friction drift correction, except on rolling
