@@ -80,6 +80,24 @@ def test_continue_survives_any_file_among_the_autosaves(tmp_path):
     assert "dangling.json" not in [s.path.name for s in storage.list_saves()]
 
 
+def test_half_written_saves_left_by_a_crash_are_removed_when_a_game_starts(private_home):
+    """A kill -9 during a save left `.save-*.json` in the folder for good; an hour later it is
+    removed (a save under way in another window is seconds old and stays)."""
+    from simulator.core.controller import PERSON, Seat, TurnController
+
+    for folder in (storage.saves_dir(), storage.autosaves_dir()):
+        folder.mkdir(parents=True, exist_ok=True)
+        old, fresh, kept = folder / ".save-abc.json", folder / ".save-new.json", folder / "game.json"
+        for path in (old, fresh, kept):
+            path.write_text("{")
+        os.utime(old, (time.time() - 7200, time.time() - 7200))
+    assert storage.remove_stale_temporaries() == 2
+    for folder in (storage.saves_dir(), storage.autosaves_dir()):
+        assert sorted(p.name for p in folder.iterdir()) == [".save-new.json", "game.json"]
+    TurnController("tanbo", {}, [Seat(PERSON), Seat(PERSON)], seed=1).save(storage.saves_dir() / "t.json")
+    assert not [p for p in storage.saves_dir().iterdir() if p.name.startswith(".save-") and p.name != ".save-new.json"]
+
+
 def test_a_closed_pipe_ends_quietly():
     process = subprocess.Popen([*BANDU, "pieces"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     process.stdout.close()                  # the reader is gone before anything is written

@@ -100,6 +100,7 @@ class App:
             self.toast(readable_error(error), error=True)
             return False
         storage.prune_autosaves()        # the new game's autosave is written at its first move
+        storage.remove_stale_temporaries()
         self._show_game(controller)
         return True
 

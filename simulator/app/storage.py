@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -120,6 +121,31 @@ def prune_autosaves(keep: int = AUTOSAVES_KEPT) -> None:
             path.unlink()
         except OSError:
             pass
+
+
+STALE_TEMPORARY_SECONDS = 3600     # a save is written in milliseconds: an hour-old one was cut off
+
+
+def remove_stale_temporaries(max_age_s: float = STALE_TEMPORARY_SECONDS) -> int:
+    """Remove the half-written `.save-*.json` files a crash or a kill left in the saves and
+    autosaves folders (a save writes one, then renames it into place); the count removed.
+    Only plain files older than `max_age_s`, so a save under way in another window is left."""
+    removed = 0
+    now = time.time()
+    for folder in (saves_dir(), autosaves_dir()):
+        try:
+            found = list(folder.glob(".save-*.json"))
+        except OSError:
+            continue
+        for path in found:
+            try:
+                info = path.lstat()
+                if stat.S_ISREG(info.st_mode) and now - info.st_mtime > max_age_s:
+                    path.unlink()
+                    removed += 1
+            except OSError:
+                pass
+    return removed
 
 
 def delete_save(path: Path) -> None:
