@@ -209,3 +209,25 @@ def test_a_first_solo_attempt_of_no_piece_is_not_a_personal_best(tmp_path, monke
     said = _finished(c)
     assert said is not None and "Stored in your records" in said and "personal best" not in said
     c.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 10_000))
+def test_every_reachable_state_survives_its_own_dict(game, data, seed):
+    """from_dict(to_dict()) is the same state at every step of a random game with settings from
+    the new-game screen (Bandida's mode 2 failed after one move: the ladder, set apart during
+    the deal, was counted missing)."""
+    choices, seats = data.draw(new_game_screen_choices(game))
+    try:
+        state = registry.new_game(game, len(seats), choices)
+    except SettingsError:
+        assume(False)
+    rng = random.Random(seed)
+    kind = type(state)
+    for _ in range(80 if game != "bandu" else 25):
+        if state.is_terminal():
+            break
+        state.apply(state.random_action(rng))
+        saved = state.to_dict()
+        assert kind.from_dict(json.loads(json.dumps(saved))).to_dict() == saved

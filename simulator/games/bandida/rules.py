@@ -1130,6 +1130,8 @@ class BandidaState(GameState[Move]):
         every = state.composition()
         where = [c[0] for c in state.placed] + state.removed + state.late + state.set_aside + state.pool
         where += [k for h in state.hands for k in h] + [k for k, _ in state.bottom]
+        if state.resume == "deal" and state.phase in ("deal", "draw"):
+            where += state._specials()          # set apart until the deal is done (_deal_next)
         hidden = where.count(UNKNOWN)
         known = Counter(k for k in where if k != UNKNOWN)
         if known - every or sum(every.values()) != len(where) or (not hidden and known != every):
