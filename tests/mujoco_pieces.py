@@ -4,9 +4,9 @@ tests/mujoco_boxes.py cross-checks the box scenes; this module does the same for
 of the 49 pieces, the way `simulator.physics.stability.build_tower` builds an `order` tower
 with the default placement policy (physics/placement.py) and the hand's tremor:
 
-- **Shapes.** Cuboids are box geoms of the catalogue's size, the ball an exact sphere, the plain
-  cylinders (poles, cylinders, the disc) exact cylinders, as in PyBullet; every
-  other piece its exact convex collision parts (`meshes.exact_parts`, not the copies in
+- **Shapes.** Cuboids are box geoms of the catalogue's size, the ball an exact sphere (the
+  poles and the tall cylinder exact cylinders only where PyBullet's `exact_cylinders` is on);
+  every other piece its exact convex collision parts (`meshes.exact_parts`, not the copies in
   <id>.collision.obj that are inset by Bullet's 1 mm margin), one mesh geom per part (MuJoCo
   collides a mesh as its convex hull). PyBullet collides the inset hulls plus its 1 mm margin:
   the same solids with their edges rounded by 1 mm.
@@ -66,7 +66,7 @@ from mujoco_boxes import SETTINGS, Settings, lift_until_clear
 from simulator.physics.placement import RELEASE_GAP_M, most_stable_orientation
 from simulator.physics.stability import tremor_rng
 from simulator.physics.tremor import NO_TREMOR, Tremor
-from simulator.physics.world import support_points
+from simulator.physics.world import PhysicsSettings, support_points
 from simulator.pieces.catalogue import BY_ID
 from simulator.pieces.materials import BEECH, Material
 from simulator.pieces.meshes import exact_parts, load_piece
@@ -143,7 +143,7 @@ def _geoms(piece: str, index: int) -> list[str]:
         return [f'<geom name="g{index}_0" type="sphere" size="{spec.sphere_radius_mm / 1000.0:.9g}" {common}/>']
     if spec.box_mm:
         return [f'<geom name="g{index}_0" type="box" size="{_f(v / 2000.0 for v in spec.box_mm)}" {common}/>']
-    if spec.cylinder_mm:
+    if spec.cylinder_mm and PhysicsSettings.chosen().exact_cylinders:     # as PyBullet has it
         radius, half = spec.cylinder_mm[0] / 2000.0, spec.cylinder_mm[1] / 2000.0
         return [f'<geom name="g{index}_0" type="cylinder" size="{radius:.9g} {half:.9g}" {common}/>']
     return [f'<geom name="g{index}_{k}" type="mesh" mesh="{piece}_{k}" {common}/>'
@@ -155,7 +155,7 @@ def model_xml(pieces: list[str], s: Settings = SETTINGS) -> str:
     solref, solimp = _f(s.solref), _f(s.solimp)
     assets = "".join(_mesh_assets(p) for p in dict.fromkeys(pieces)
                      if not BY_ID[p].sphere_radius_mm and not BY_ID[p].box_mm
-                     and not BY_ID[p].cylinder_mm)
+                     and not (BY_ID[p].cylinder_mm and PhysicsSettings.chosen().exact_cylinders))
     bodies, lacquer = [], []
     for index, piece in enumerate(pieces):
         asset = load_piece(piece)
