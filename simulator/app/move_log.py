@@ -11,8 +11,6 @@ from pyglet.graphics import Batch, Group
 from simulator.render import theme
 from simulator.render.widgets import label
 
-LINE_GAP = 2
-
 
 class MoveLog:
     def __init__(self, batch: Batch, group: Group, width: float) -> None:

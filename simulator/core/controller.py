@@ -208,7 +208,7 @@ class TurnController:
         """No computer moves for `seconds` from now: a view shows something worth a look (a
         tower falling). Only where play is paced for people (computer_delay above 0; tests and
         tools play at full speed)."""
-        if self.computer_delay > 0:
+        if self.paced():
             self._held_until = max(self._held_until, time.monotonic() + seconds)
 
     def paced(self) -> bool:

@@ -81,29 +81,24 @@ def _cuboid(sx: float, sy: float, sz: float) -> _Cuboid:
 
 @dataclass(frozen=True)
 class _Cylinder:
-    """A plain cylinder's builder; its size tells the catalogue to simulate it as an exact one."""
+    """A plain cylinder's builder; its size tells the catalogue to simulate it as an exact one
+    where Bullet's own cylinder fits it (`exact`)."""
     cylinder_mm: tuple[float, float]     # diameter, height
 
     def __call__(self, d: Detail) -> list[g.Part]:
         return [g.cylinder(self.cylinder_mm[0], 0, self.cylinder_mm[1], d.round_segments)]
 
-
-class _Prism:
-    """A squat cylinder's builder: a 16-sided prism in the physics too (no `cylinder_mm`)."""
-
-    def __init__(self, diameter: float, height: float) -> None:
-        self.size = (diameter, height)
-
-    def __call__(self, d: Detail) -> list[g.Part]:
-        return [g.cylinder(self.size[0], 0, self.size[1], d.round_segments)]
+    @property
+    def exact(self) -> bool:
+        """At least as long as it is wide (the poles, the tall cylinder). A squat one lying on
+        its side drives itself along a level face at the chosen time step (the wide cylinder,
+        yawed 67 degrees on the table: 68 mm in 5 s at 4 substeps, 29 at 8, 0.1 at 16), so the
+        wide cylinder and the disc stay 16-sided prisms (docs/PHYSICS.md)."""
+        return self.cylinder_mm[1] >= self.cylinder_mm[0]
 
 
-# Bullet's own cylinder is exact where it is at least as long as it is wide (the poles, the tall
-# cylinder). A squat one lying on its side drives itself along a level face at the chosen time
-# step (the wide cylinder, yawed 67 degrees on the table: 68 mm in 5 s at 4 substeps, 29 at 8,
-# 0.1 at 16), so the wide cylinder and the disc stay 16-sided prisms (docs/PHYSICS.md).
-def _cylinder(diameter: float, height: float) -> Builder:
-    return _Cylinder((diameter, height)) if height >= diameter else _Prism(diameter, height)
+def _cylinder(diameter: float, height: float) -> _Cylinder:
+    return _Cylinder((diameter, height))
 
 
 def _cone(diameter: float, height: float) -> Builder:
@@ -351,7 +346,7 @@ def _entries() -> list[PieceSpec]:
           count: int = 1, sphere: float | None = None) -> PieceSpec:
         return PieceSpec(id_, name, count, material, size, build, convex, sphere,
                          build.box_mm if isinstance(build, _Cuboid) else None,
-                         build.cylinder_mm if isinstance(build, _Cylinder) else None)
+                         build.cylinder_mm if isinstance(build, _Cylinder) and build.exact else None)
 
     return [
         p("base", "base block", B, "100 x 50 x 25", _cuboid(100, 50, 25), True, count=6),

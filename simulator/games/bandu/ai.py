@@ -52,6 +52,7 @@ from simulator.physics.placement import most_stable_orientation, resting_faces
 from simulator.physics.stability import tower_fallen
 from simulator.physics.tremor import Tremor
 from simulator.physics.world import PhysicsSettings, Quat, World, pybullet
+from simulator.pieces.catalogue import kind
 
 LAB_SETTLE_SECONDS = 2.0
 FLAT_TOP_MM2 = 1500.0           # a top face this large takes the next piece as well as any
@@ -114,11 +115,6 @@ def _accept_threshold(beans: int, refusals: int) -> float:
     return 0.12 + 0.06 * max(0, 5 - beans) + 0.05 * refusals
 
 
-def _kind(piece: str) -> str:
-    """The catalogue id of a piece in a game ('base#2' is a base)."""
-    return piece.split("#")[0]
-
-
 def top_cost(state: BanduState, seat: int) -> float:
     """What the present top of a seat's tower costs it later: a pointed or rounded top piece
     (the highest recorded one) makes every next piece harder; a flat one costs nothing."""
@@ -126,7 +122,7 @@ def top_cost(state: BanduState, seat: int) -> float:
     if not tower:
         return 0.0
     top = max(tower, key=lambda p: (state.poses[p][2] if p in state.poses else -1.0, tower.index(p)))
-    return TOP_WEIGHT * (1.0 - top_flatness(_kind(top)))
+    return TOP_WEIGHT * (1.0 - top_flatness(kind(top)))
 
 
 def rough_cost(state: BanduState, seat: int, piece: str) -> float:

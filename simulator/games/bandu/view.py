@@ -752,8 +752,8 @@ def _placed_words(piece: str, x: str, y: str, yaw: str, roll: str, pitch: str) -
 
 
 def _with_piece_names(notation: str) -> str:
-    """A move's notation with its piece ids said as names: 'places the large cube at 0 0 mm,
-    ...' (an id is a word of its own in the notation)."""
+    """A move's notation with its piece ids said as names: 'offers the wide cylinder to
+    refuse' (an id is a word of its own in the notation)."""
     words = notation.split(" ")
     return " ".join(f"the {piece_name(word)}" if kind(word) in BY_ID else word for word in words)
 
@@ -792,7 +792,7 @@ def _lowest_offset(piece: str, orientation: tuple[float, float, float, float]) -
 def _vertical_extent(piece: str, orientation: tuple[float, float, float, float]) -> tuple[float, float]:
     """The heights of the piece's lowest and highest points relative to its centre (metres),
     turned as given: from its visual mesh."""
-    z = (piece_mesh(piece.split("#", 1)[0]).positions @ rotation_matrix(orientation).T)[:, 2]
+    z = (piece_mesh(kind(piece)).positions @ rotation_matrix(orientation).T)[:, 2]
     return float(z.min()), float(z.max())
 
 
