@@ -167,26 +167,31 @@ def test_after_the_bell_each_other_table_rolls_exactly_once_even_after_a_scoring
 # --- roll-offs ------------------------------------------------------------------------------------------
 
 def test_a_tie_is_settled_by_a_roll_off_that_goes_on_no_score_sheet():
+    """The publisher: "chaque équipe a droit à un dernier lancer": one last roll per team, by
+    its player in the earlier chair, repeated while tied."""
     state = rules.new_game(8, tables=2)
     roll(state, (1, 1, 1))                      # head table 21-0, bell
     roll(state, (2, 3, 4))                      # table 2 finishes 0-0: tied
     assert state.phase == ROLL_OFF and state.rolloff_tables == [1]
     assert state.current_player() == 4
     points_before, bunkos_before = state.points[:], state.bunkos[:]
-    # first roll-off: all miss, tied again; the players roll in chair order 4, 5, 6, 7
-    for seat in (4, 5, 6, 7):
+    # first roll-off: both miss, tied again; seat 4 rolls for its team (chairs 0 and 2), seat 5
+    # for the other (chairs 1 and 3); seats 6 and 7 never roll
+    for seat in (4, 5):
         assert state.current_player() == seat
         roll(state, (2, 3, 4))
     assert state.phase == ROLL_OFF and state.rolloffs[1] == [[0, 0]]
-    # second: seat 4 a bunko (21), seat 5 a triple (5), 6 and 7 nothing: team of 4 and 6 wins
-    for faces in [(1, 1, 1), (6, 6, 6), (2, 3, 4), (2, 3, 5)]:
-        roll(state, faces)
+    # second: seat 4 a triple (5), seat 5 a bunko (21): the team of 5 and 7 wins
+    assert state.current_player() == 4
+    roll(state, (6, 6, 6))
+    assert state.current_player() == 5
+    roll(state, (1, 1, 1))
     assert state.round == 1
     table = state.results[0]["tables"][1]
-    assert table == {"chairs": [4, 5, 6, 7], "score": [0, 0], "winner": 0, "roll_offs": [[0, 0], [21, 5]]}
-    assert [state.wins[s] for s in (4, 5, 6, 7)] == [1, 0, 1, 0]
+    assert table == {"chairs": [4, 5, 6, 7], "score": [0, 0], "winner": 1, "roll_offs": [[0, 0], [5, 21]]}
+    assert [state.wins[s] for s in (4, 5, 6, 7)] == [0, 1, 0, 1]
     assert state.points == points_before and state.bunkos == bunkos_before
-    assert state.rolls == 2 + 8 and state.bunko_rolls == 2    # every roll counts for the dice figures
+    assert state.rolls == 2 + 4 and state.bunko_rolls == 2    # every roll counts for the dice figures
 
 
 def test_tied_tables_roll_off_in_table_order_with_one_table_too():
@@ -195,10 +200,10 @@ def test_tied_tables_roll_off_in_table_order_with_one_table_too():
     roll(state, (2, 3, 4))                     # table 2: 0-0
     roll(state, (2, 3, 4))                     # table 3: 0-0
     assert state.rolloff_tables == [1, 2] and state.current_player() == 4
-    for faces in [(1, 2, 3), (2, 3, 4), (2, 3, 4), (2, 3, 4)]:
+    for faces in [(1, 2, 3), (2, 3, 4)]:
         roll(state, faces)
     assert state.rolloff_tables == [2] and state.current_player() == 8
-    for faces in [(2, 3, 4), (1, 2, 3), (2, 3, 4), (2, 3, 4)]:
+    for faces in [(2, 3, 4), (1, 2, 3)]:
         roll(state, faces)
     assert [t["winner"] for t in state.results[0]["tables"]] == [0, 0, 1]
 

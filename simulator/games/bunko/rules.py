@@ -11,9 +11,10 @@ The rule book's section 4, as the program plays it:
 - The tables play at once, in the program one roll at a time: table 1, table 2, ..., table 1
   again. When a team at the head table reaches 21 the bell rings; each other table makes one
   more roll (its current roller's), in table order, and the round is over.
-- At each table the team with more points wins the round; a tie is settled by a roll-off: the
-  four players roll once each in chair order, the team with more roll-off points wins, repeated
-  while tied. Roll-off points and bunkos go on no score sheet.
+- At each table the team with more points wins the round; a tie is settled by a roll-off: each
+  team makes one last roll, by its player in the earlier chair (chair 0 for team 0, chair 1 for
+  team 1: ROLL_OFF_CHAIRS), the team that scores more wins, repeated while tied. Roll-off points
+  and bunkos go on no score sheet.
 - Every player marks a win or a loss; then the players move (`next_seating`): winners move up a
   table and losers stay, except at the head table, whose winners stay and losers go to the last
   table; each stayer partners an arrival. With one table the partners rotate instead.
@@ -106,6 +107,10 @@ def rolls_on(kind: str, roll_on: str) -> bool:
 def team_of(chair: int) -> int:
     """Team 0 sits in chairs 0 and 2, team 1 in chairs 1 and 3."""
     return chair % 2
+
+
+# a roll-off is one roll per team, by the team's player in the earlier chair, in chair order
+ROLL_OFF_CHAIRS = (0, 1)
 
 
 # --- seating -----------------------------------------------------------------------------------------
@@ -237,7 +242,7 @@ class BunkoState(GameState[BunkoAction]):
     def rolling_chair(self) -> int:
         """The chair at rolling_table() whose player rolls now."""
         if self.phase == ROLL_OFF:
-            return self.rolloff_chair
+            return ROLL_OFF_CHAIRS[self.rolloff_chair]
         return self.roller[self.turn]
 
     def roller_seat(self) -> int:
@@ -365,7 +370,7 @@ class BunkoState(GameState[BunkoAction]):
     def _roll_off_roll(self, table: int, chair: int, points: int) -> None:
         self.rolloff_score[team_of(chair)] += points
         self.rolloff_chair += 1
-        if self.rolloff_chair < TABLE_SIZE:
+        if self.rolloff_chair < len(ROLL_OFF_CHAIRS):
             return
         score = self.rolloff_score
         self.rolloff_chair, self.rolloff_score = 0, [0, 0]
@@ -497,7 +502,8 @@ class BunkoState(GameState[BunkoAction]):
         if not isinstance(rolloff_tables, list):
             raise ValueError("rolloff_tables must be a list")
         state.rolloff_tables = [_count(t, "rolloff_tables", 0, tables - 1) for t in rolloff_tables]
-        state.rolloff_chair = _count(data["rolloff_chair"], "rolloff_chair", 0, TABLE_SIZE - 1)
+        state.rolloff_chair = _count(data["rolloff_chair"], "rolloff_chair", 0,
+                                     len(ROLL_OFF_CHAIRS) - 1)
         state.rolloff_score = _counts(data["rolloff_score"], "rolloff_score", 2)
         state.rolloff_winner = _counts(data["rolloff_winner"], "rolloff_winner", tables, -1, 1)
         rolloffs = data["rolloffs"]
