@@ -197,15 +197,19 @@ def test_the_challenge_foundation():
     assert state.outcome_request()["foundation"] is True
     play(state, STOOD)
     assert state.towers[1] == ["wedge-ramp"]
-    play(state, "offers ball to refuse", "accepts", "place", FELL.format(0))
-    assert "ball" in state.reserve and state.is_terminal()
+    play(state, "offers ball to refuse", "accepts", "place", FELL.format(0))   # 0's foundation
+    assert "ball" in state.out and state.is_terminal()        # left the game with its player
 
 
-def test_the_challenge_foundation_goes_back_to_the_reserve():
+def test_an_eliminated_players_challenge_foundation_leaves_the_game_with_them():
+    """Bandu Défi goes on "selon les règles habituelles": the foundation is the player's base, so
+    it leaves the game with its player; the other pieces go back to the reserve."""
     state = new_game(players=3, variant="challenge")
     play(state, "offers wedge-ramp to refuse", "accepts", "place", STOOD)     # 1's foundation
     play(state, "offers ball to refuse", "refuses", "refuses", "accepts", "place", FELL.format(1))
-    assert "wedge-ramp" in state.reserve and "ball" in state.reserve
+    assert "wedge-ramp" in state.out and "wedge-ramp" not in state.reserve
+    assert "ball" in state.reserve and state.towers[1] == []
+    assert type(state).from_dict(state.to_dict()).out == state.out    # and the save holds it
 
 
 @pytest.mark.parametrize("players", [2, 8])

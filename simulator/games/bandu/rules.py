@@ -453,15 +453,15 @@ class BanduState(GameState[BanduAction]):
         self._open_auction()
 
     def _eliminate(self, seat: int) -> None:
-        """The seat's tower fell: it is out. Its pieces go back to the reserve (the foundation of a
-        challenge game too); its base and its beans leave the game."""
+        """The seat's tower fell: it is out. Its pieces go back to the reserve; its foundation (the
+        base, or in a challenge game the first piece it took) and its beans leave the game."""
         self.alive[seat] = False
         self.eliminated.append(seat)
         tower = self.towers[seat]
         self.tower_at_fall[seat] = list(tower)
         if self.variant in ("solo", "chain"):
             return                           # the score stays as it was before the fall
-        keep_out = [tower[0]] if tower and self.variant == "standard" else []
+        keep_out = [tower[0]] if tower and self.variant in ("standard", "challenge") else []
         self.out += keep_out
         self.reserve += [p for p in tower if p not in keep_out]
         self.reserve.sort()
