@@ -471,19 +471,19 @@ def test_mode_3_shuffles_the_super_card_and_the_ladder_in():
 TIGHT = [("Ae+At", 1, 1, 90), ("Ae", -1, 0, 180), ("Ae", 2, 0, 0), ("Ab+Bb", 1, -1, 180)]
 
 
-def test_swap_when_nothing_fits_and_pass_with_a_short_pile():
+def test_swap_when_nothing_fits_and_pass_with_an_empty_pile():
     state = position(TIGHT, hands=[["At", "At", "Ab"]], pool=["Ae+Ab", "Ae+At", "Ae+At+Ab"], early_loss=False)
     assert state.exits == 2 and list(state.targets) == [(0, 1)]
     assert state.legal_actions() == [SWAP]
-    assert "3 or more cards" in state.illegal_reason(PASS)
+    assert "still has cards" in state.illegal_reason(PASS)
     play(state, "swap")
     assert state.bottom == [(k("At"), 0), (k("At"), 0), (k("Ab"), 0)]
     draw_all(state)
     assert state.hands[0] == sorted([k("Ae+Ab"), k("Ae+At"), k("Ae+At+Ab")]) and state.turn == 0
     assert state.phase == "play" and state.legal_actions()[0].verb == "place"
-    state = position(TIGHT, hands=[["At"], ["Ae+Ab"]], pool=["Ab"], early_loss=False)
+    state = position(TIGHT, hands=[["At"], ["Ae+Ab"]], pool=[], early_loss=False)
     assert state.legal_actions() == [PASS]
-    assert "fewer than 3" in state.illegal_reason(SWAP)
+    assert "pile is empty" in state.illegal_reason(SWAP)
     play(state, "pass")
     assert state.turn == 1 and state.hands[0] == [k("At")] and state.phase == "play"
 
@@ -555,9 +555,21 @@ def test_the_empty_pile_with_no_card_to_place_loses():
     assert state.result == "lost" and "pile is empty" in state.reason
 
 
-def test_a_short_pile_with_no_card_to_place_loses():
+def test_with_one_card_in_the_pile_the_swap_is_still_made():
+    """The publisher: the cards go under the pile first, then 3 are drawn from the top, so some
+    of the player's own come back last; only an empty pile stops the swap."""
+    state = position(TIGHT, hands=[["At", "At", "Ab"]], pool=["Ae+Ab"], early_loss=False)
+    assert not state.is_terminal() and state.legal_actions() == [SWAP]
+    play(state, "swap")
+    draw_all(state)
+    assert sorted(state.hands[0]) == sorted([k("Ae+Ab"), k("At"), k("At")])   # the top, then own
+    assert state.bottom == [(k("Ab"), 0)]
+    assert state.phase == "play" and state.legal_actions()[0].verb == "place"   # and it can win on
+
+
+def test_a_short_pile_is_lost_only_when_no_card_left_fits():
     state = position(TIGHT, hands=[["At"], ["Ab"]], pool=["Ab"], early_loss=False)
-    assert state.result == "lost" and "too small to swap" in state.reason
+    assert state.result == "lost" and "No card left in the game fits" in state.reason
 
 
 # --- the provable early loss ------------------------------------------------------------------------------

@@ -16,7 +16,8 @@ is exactly a shuffled pile read from the top. The pile is kept as:
   them. They are drawn after the shuffled part.
 Cards out of the game (discards, blasts, alarms, alarm 2's burn) are face up for everyone.
 
-A turn: place a card (or swap, or pass), apply its object's effect (a choice where there is one:
+A turn: place a card (or swap: the hand goes under the pile, then 3 are drawn from the top,
+even when the pile held only 1 or 2; or pass, when the pile is empty), apply its object's effect (a choice where there is one:
 the card to blow up, the cards to discard), then draw back up. Alarms are resolved the moment
 they are drawn. Phases: deal, draw (chance), play, blow, discard, alarm (each player discards
 one), burn (chance: alarm 2 takes the pile's top cards), over.
@@ -467,7 +468,7 @@ class BandidaState(GameState[Move]):
             moves = self.placements(self.hands[self.turn])
             if moves:
                 return moves
-            return [SWAP] if self.pile_count() >= HAND_SIZE else [PASS]
+            return [SWAP] if self.pile_count() else [PASS]   # a swap needs only a card to draw
         if phase == "blow":
             return sorted(Move("blow", -1, *self.placed[i][1:3]) for i in self.blast_targets())
         if phase == "discard":
@@ -535,8 +536,8 @@ class BandidaState(GameState[Move]):
             if action.verb in ("swap", "pass"):
                 if self.placements(self.hands[self.turn]):
                     return f"you can place a card, so you cannot {action.verb}"
-                return "with fewer than 3 cards in the pile you pass" if action.verb == "swap" \
-                    else "you can swap your hand: there are 3 or more cards in the pile"
+                return "the draw pile is empty, so you pass" if action.verb == "swap" \
+                    else "you can swap your hand: the draw pile still has cards"
             return "place a card from your hand"
         if phase == "blow":
             if action.verb != "blow":
@@ -797,10 +798,8 @@ class BandidaState(GameState[Move]):
             return (f"Every tunnel is closed, but {' and '.join(missing)} never reached the network.")
         left = self.cards_left()
         if not self._any_fits(set(self.hands[self.turn])):
-            if self.pile_count() < HAND_SIZE and not any(self._any_fits(set(h)) for h in self.hands):
-                if self.pile_count() == 0:
-                    return "The draw pile is empty and no one can place a card."
-                return "No one can place a card and the pile is too small to swap."
+            if self.pile_count() == 0 and not any(self._any_fits(set(h)) for h in self.hands):
+                return "The draw pile is empty and no one can place a card."
             if not self._any_fits(left):
                 return "No card left in the game fits anywhere in the network."
         if self.early_loss and not left & DYNAMITE_KINDS:
@@ -888,7 +887,7 @@ class BandidaState(GameState[Move]):
         if phase == "play":
             move = self.playout_placement(rng)
             if move is None:
-                move = SWAP if self.pile_count() >= HAND_SIZE else PASS
+                move = SWAP if self.pile_count() else PASS
         elif phase == "discard":
             move = KEEP
         elif phase == "blow":
