@@ -170,10 +170,14 @@ SCRIPTS = {
         {"at": {3: "den", 6: 23}, "looked": [[6], []]},
         [("roll large clover", {"legal": ["decline", "mole 6"]}),
          ("decline", {"m6": 23, "phase": "roll", "to_move": 1, "dens": {"ladybirds": 1, "ants": 0}})]),
-    "without having looked, the mover may not decline": (
+    "by elimination: the mover's own large mole is home, so the other is an opponent's": (
         {"at": {3: "den", 6: 23}},
+        [("roll large clover", {"legal": ["decline", "mole 6"]}),
+         ("decline", {"m6": 23, "phase": "roll", "to_move": 1, "dens": {"ladybirds": 1, "ants": 0}})]),
+    "without having looked, the mover may not decline": (
+        {"at": {3: 12, 6: 23}, "dog": 12, "know_own": False},   # its own large mole never seen
         [("roll large clover", {"legal": ["mole 6"]}),
-         ("mole 6", {"m6": "den", "dens": {"ladybirds": 1, "ants": 1}})]),
+         ("mole 6", {"m6": "den", "dens": {"ladybirds": 0, "ants": 1}})]),
     "no declining when some move keeps every mole out of the dens": (
         {"at": {6: 23}, "looked": [[6], []]},
         [("roll large clover", {"legal": ["mole 3", "mole 6"]})]),
@@ -199,16 +203,27 @@ def test_scripted_moves(name):
 
 
 def test_the_win_comes_on_an_opponents_turn():
-    """The ladybirds' player must move the ants' third mole home: the ants win."""
-    state = table({4: "den", 5: "den", 6: 23, 3: "den"})
+    """The ladybirds' player, not knowing the mole, must move the ants' third mole home: the
+    ants win."""
+    state = table({4: "den", 5: "den", 6: 23, 3: 12}, dog=12, know_own=False)
     play(state, [("roll large clover", {"legal": ["mole 6"]}),
                  ("mole 6", {"m6": "den", "phase": "over", "winner": 1, "legal": [],
-                             "dens": {"ladybirds": 1, "ants": 3}})])
+                             "dens": {"ladybirds": 0, "ants": 3}})])
     assert state.current_player() == TERMINAL and state.is_terminal()
     assert state.returns() == [-1.0, 1.0] and state.winners() == [1]
-    assert game_report(state) == {"turns": 1, "dens": {"ladybirds": 1, "ants": 3}, "winning_clan": "ants"}
+    assert game_report(state) == {"turns": 1, "dens": {"ladybirds": 0, "ants": 3}, "winning_clan": "ants"}
     with pytest.raises(IllegalAction, match="the game is over"):
         state.apply(Act("roll", 0, 0))
+
+
+def test_by_elimination_the_mover_may_decline_the_opponents_win():
+    """Each clan has one mole of each size: the ladybirds' large mole is in their den, so the
+    large mole on the track is an opponent's, though nobody looked under it (RULES: "sure"
+    includes elimination)."""
+    state = table({4: "den", 5: "den", 6: 23, 3: "den"}, know_own=False)
+    assert state.surely_an_opponents(0, 5) and not state.surely_an_opponents(1, 5)
+    play(state, [("roll large clover", {"legal": ["decline", "mole 6"]}),
+                 ("decline", {"phase": "roll", "to_move": 1, "winner": None})])
 
 
 def test_having_looked_the_mover_may_decline_the_opponents_win():

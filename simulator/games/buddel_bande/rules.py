@@ -15,7 +15,8 @@ A game is a chain of nodes:
 - MOVE (the player): a mole of the rolled figure runs to the nearest free hole ahead with the
   rolled symbol, skipping occupied ones, else to the den entrance and into its clan's den; or
   the dog goes beside any other hole with the symbol, forward or back; or, when every possible
-  move would bring home a mole the player knows to be an opponent's, the player declines.
+  move would bring home a mole the player knows to be an opponent's (seen, or by elimination:
+  the player's own mole of that size is known to be another), the player may decline.
   A mole in the hole beside the dog is paralysed.
 - LOOK (the player, after moving a mole that is still on the track): look under it, or not.
 - PEEK (the player who looked): the look is shown to that player alone; `done` ends the turn.
@@ -228,13 +229,22 @@ class BuddelState(GameState[Act]):
         if not moles:
             return False
         seat = self.to_move
-        known = self.known_mask(seat)
         for mole in moles:
-            if not known >> mole & 1 or self.clan[mole] == seat or self.clan[mole] == UNKNOWN:
+            if not self.surely_an_opponents(seat, mole):
                 return False
             if self.destination(mole, self.symbol) != DEN_ENTRANCE:
                 return False
         return True
+
+    def surely_an_opponents(self, seat: int, mole: int) -> bool:
+        """Does `seat` know `mole` to be an opponent's: seen to be (looked at, in a den), or by
+        elimination, each clan having one mole of each size: `seat` knows where its own mole of
+        that size is, and it is another one."""
+        known = self.known_mask(seat)
+        if known >> mole & 1:
+            return self.clan[mole] != seat and self.clan[mole] != UNKNOWN
+        return any(known >> other & 1 and self.clan[other] == seat and self.size[other] == self.size[mole]
+                   for other in range(len(self.pos)) if other != mole)
 
     def moles_at(self, position: int) -> list[int]:
         return [m for m, p in enumerate(self.pos) if p == position]
