@@ -157,8 +157,9 @@ def _check_replay(replay: Any, attempt: Attempt) -> None:
         raise ValueError(f"replay: more than {MAX_SAVE_BYTES} bytes")
 
 
-def attempt_from_dict(data: Any) -> Attempt:
-    """An attempt as export writes it, every field checked; ValueError names the field."""
+def attempt_from_dict(data: Any, check_replay: bool = True) -> Attempt:
+    """An attempt as export writes it, every field checked; ValueError names the field.
+    `check_replay=False` leaves the replay unchecked (a list read without replays)."""
     if not isinstance(data, dict):
         raise ValueError("wants an object")
     data = {"practice_aid": False, **data}
@@ -183,7 +184,8 @@ def attempt_from_dict(data: Any) -> Attempt:
         score=_number(data["score"], "score", MAX_SCORE, whole=True),
         height_mm=_number(data["height_mm"], "height_mm", MAX_HEIGHT_MM, whole=False),
         fell=_flag(data, "fell"), practice_aid=_flag(data, "practice_aid"), replay=data["replay"])
-    _check_replay(attempt.replay, attempt)
+    if check_replay:
+        _check_replay(attempt.replay, attempt)
     return attempt
 
 
@@ -222,11 +224,34 @@ SCHEMA_VERSION = len(MIGRATIONS)
 _COLUMNS = "id, played_at, who, kind, variant, chain_key, score, height_mm, fell, replay"
 
 
-def _from_row(row: tuple, practice_aid: bool = False, replay: bool = True) -> Attempt:
-    return Attempt(when=row[1], who=row[2], kind=row[3], variant=row[4], chain_key=row[5],
-                   score=row[6], height_mm=row[7], fell=bool(row[8]),
-                   replay=json.loads(row[9]) if replay else {}, practice_aid=practice_aid,
-                   id=row[0])
+def _from_row(row: tuple, practice_aid: Any = 0, replay: bool = True) -> Attempt:
+    """A stored attempt, every value checked as an import checks it (another program, or an
+    edit, may have written anything): ValueError names the value."""
+    def flag(value: Any, name: str) -> bool:
+        if value not in (0, 1) or isinstance(value, float):
+            raise ValueError(f"{name}: wants 0 or 1, not {shown(value, 20)}")
+        return bool(value)
+
+    if not isinstance(row[9], str):
+        raise ValueError(f"replay: wants JSON text, not {shown(row[9], 20)}")
+    try:
+        saved = json.loads(row[9]) if replay else {}
+    except (ValueError, RecursionError):
+        raise ValueError("replay: not JSON, or nested too deep") from None
+    data = {"when": row[1], "who": row[2], "kind": row[3], "variant": row[4], "chain_key": row[5],
+            "score": row[6], "height_mm": row[7], "fell": flag(row[8], "fell"),
+            "practice_aid": flag(practice_aid, "practice_aid"), "replay": saved}
+    return replace(attempt_from_dict(data, check_replay=replay), id=row[0])
+
+
+# SQLite's codes for a file that is not sound; any other error (a full disk, no permission, a
+# read-only folder, a lock) is the machine's, not the database's
+DAMAGE_CODES = {"SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_FORMAT"}
+
+
+def _is_damage(error: sqlite3.Error) -> bool:
+    name = getattr(error, "sqlite_errorname", "") or ""
+    return any(name.startswith(code) for code in DAMAGE_CODES) or not name
 
 
 def _where(path: Path) -> str:
@@ -316,6 +341,10 @@ class RecordStore:
             tables = {row[0] for row in self.db.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlite3.Error as error:
+            if not _is_damage(error):
+                raise RecordsError(f"{_where(self.path)}: cannot be read or written "
+                                   f"({printable(str(error), 100)}); the database itself was not "
+                                   "touched") from None
             problems, tables = [str(error)], set()
         if problems != ["ok"]:
             raise RecordsError(f"{_where(self.path)}: the records database is damaged "
@@ -327,7 +356,12 @@ class RecordStore:
     def schema_version(self) -> int:
         with self._errors():
             row = self.db.execute("SELECT version FROM schema_version").fetchone()
-        return row[0] if row else 0
+        if row is None:
+            return 0
+        if not isinstance(row[0], int) or row[0] < 1:
+            raise RecordsError(f"{_where(self.path)}: its records version is {shown(row[0], 20)}, "
+                               "not a version number; it was left as it is")
+        return row[0]
 
     def _migrate(self) -> None:
         with self._transaction():
@@ -338,7 +372,11 @@ class RecordStore:
                                    f"version {version}; this one reads up to {SCHEMA_VERSION}); "
                                    "it was left as it is")
             for step in MIGRATIONS[version:]:
-                step(self.db)
+                try:
+                    step(self.db)
+                except ValueError as error:     # a stored value no bandu-sim writes
+                    raise RecordsError(f"{_where(self.path)}: cannot be brought to records version "
+                                       f"{SCHEMA_VERSION} ({error}); it was left as it is") from None
             if version == 0:
                 self.db.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
             elif version < SCHEMA_VERSION:
@@ -380,7 +418,14 @@ class RecordStore:
                 f"SELECT {_COLUMNS.replace('replay', replay)}, practice_aid FROM attempts"
                 f"{' WHERE ' + where if where else ''} ORDER BY played_at DESC, id DESC",
                 values).fetchall()
-        return [_from_row(row, bool(row[10]), replays) for row in rows]
+        return [self._checked_row(row, row[10], replays) for row in rows]
+
+    def _checked_row(self, row: tuple, practice_aid: Any, replay: bool) -> Attempt:
+        try:
+            return _from_row(row, practice_aid, replay)
+        except ValueError as error:
+            raise RecordsError(f"{_where(self.path)}: attempt {shown(row[0], 20)} holds a value no "
+                               f"bandu-sim writes ({error}); the database was left as it is") from None
 
     def personal_bests(self, kind: str | None = None) -> list[Attempt]:
         """Per (variant, chain key, player) the best attempt without a practice aid: the most

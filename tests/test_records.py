@@ -468,3 +468,69 @@ def test_a_persons_attempt_is_recorded_and_its_replay_needs_no_scene_file(tmp_pa
     replayed = TurnController.from_save_dict(stored.replay, verify=False)
     assert replayed.state.to_dict() == game.state.to_dict()
     assert replayed.settings["chain"] == "pieces:ashlar-large,cube-large,disc"
+
+
+# --- values another program wrote (issue: hardening II) ------------------------------------------
+
+def _edited(path: Path, sql: str, *values) -> None:
+    with RecordStore.open(path) as store:
+        store.add(attempt(score=4))
+    with sqlite3.connect(path) as db:
+        db.execute(sql, values)
+
+
+@pytest.mark.parametrize("sql, values, message", [
+    ("UPDATE attempts SET score = 'many'", (), "score: wants a whole number"),
+    ("UPDATE attempts SET score = -3", (), "score: wants a whole number"),
+    ("UPDATE attempts SET height_mm = 'tall'", (), "height_mm"),
+    ("UPDATE attempts SET who = ?", (b"\x00\x01",), "who: wants printable text"),
+    ("UPDATE attempts SET fell = 7", (), "fell: wants 0 or 1"),
+    ("UPDATE attempts SET played_at = 'yesterday'", (), "when"),
+    ("UPDATE attempts SET replay = 'not json'", (), "replay: not JSON"),
+    ("UPDATE attempts SET replay = ?", ("[" * 100_000 + "]" * 100_000,), "replay: not JSON, or nested"),
+    ("UPDATE attempts SET replay = ?", (b"blob",), "replay: wants JSON text"),
+    ("UPDATE schema_version SET version = 'two'", (), "not a version number"),
+])
+def test_every_value_read_from_the_database_is_checked(tmp_path, sql, values, message):
+    """16 tracebacks came from databases with wrong-typed values; each is one line now, naming
+    the value, and the database is left as it is."""
+    path = tmp_path / "records.sqlite3"
+    _edited(path, sql, *values)
+    def content() -> list:
+        with sqlite3.connect(path) as db:
+            return [db.execute(f"SELECT * FROM {t}").fetchall() for t in ("attempts", "schema_version")]
+
+    before = content()
+    with pytest.raises(RecordsError) as error:
+        with RecordStore.open(path) as store:
+            store.attempts()
+            store.personal_bests()
+    assert message in str(error.value) and "\n" not in str(error.value)
+    assert content() == before
+
+
+def test_a_healthy_database_the_machine_cannot_read_is_not_called_damaged(tmp_path, monkeypatch):
+    """A full disk or a read-only home is the machine's trouble, not the database's."""
+    path = tmp_path / "records.sqlite3"
+    with RecordStore.open(path) as store:
+        store.add(attempt(score=4))
+
+    class Refusing:
+        def __init__(self, db):
+            self.db = db
+
+        def execute(self, sql, *args):
+            if sql.startswith("PRAGMA quick_check"):
+                error = sqlite3.OperationalError("unable to open database file")
+                error.sqlite_errorname = "SQLITE_CANTOPEN"
+                raise error
+            return self.db.execute(sql, *args)
+
+        def close(self):
+            self.db.close()
+
+    real_connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: Refusing(real_connect(*a, **k)))
+    with pytest.raises(RecordsError) as error:
+        RecordStore.open(path)
+    assert "cannot be read or written" in str(error.value) and "damaged" not in str(error.value)
