@@ -408,3 +408,16 @@ def test_studies_import_no_window():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stdout.split() == ["False", "False"]
+
+
+def test_a_report_with_an_unwritable_matplotlib_cache_keeps_stderr_quiet(tmp_path):
+    """Matplotlib's warnings about its cache folder made stderr more than one line."""
+    scene = _scene_file(tmp_path)
+    (tmp_path / "a-file").write_text("")
+    env = {**os.environ, "MPLCONFIGDIR": str(tmp_path / "a-file" / "cache")}
+    result = subprocess.run([sys.executable, "-m", "simulator", "stability", str(scene), "--trials",
+                             "1", "--report", str(tmp_path / "report")], capture_output=True,
+                            text=True, timeout=240, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "atplotlib" not in result.stderr and "mkdir" not in result.stderr, result.stderr
+    assert (tmp_path / "report" / "index.html").is_file()

@@ -4,13 +4,20 @@ no window, no global state), one function per chart of a tower's study."""
 from __future__ import annotations
 
 import io
+import logging
+import warnings
 
-import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.image import imsave
+# matplotlib's words about its cache folders (an unwritable home: "Matplotlib created a
+# temporary cache directory ...") or its font cache would make a command's stderr more than its
+# one line of error or progress; they change nothing in a chart
+logging.getLogger("matplotlib").setLevel(logging.ERROR)
 
-from simulator.studies.study import TowerResult
+import numpy as np  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.image import imsave  # noqa: E402
+
+from simulator.studies.study import TowerResult  # noqa: E402
 
 LABELLED = 30          # orderings named on the chart; more are drawn by rank
 DPI = 100
@@ -18,7 +25,9 @@ DPI = 100
 
 def _png(figure: Figure) -> bytes:
     FigureCanvasAgg(figure)
-    figure.tight_layout()
+    with warnings.catch_warnings():         # "tight_layout not applied" on a crowded chart
+        warnings.simplefilter("ignore", UserWarning)
+        figure.tight_layout()
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=DPI)
     return buffer.getvalue()
