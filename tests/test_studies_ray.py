@@ -140,6 +140,20 @@ def test_without_ray_installed_the_backend_says_how_to_install_it(tmp_path):
     assert "--backend ray needs Ray: pip install 'bandu-sim[cluster]'" in error
 
 
+def test_a_private_ray_that_cannot_start_is_one_line_not_a_traceback(tmp_path):
+    """`--backend ray` when Ray cannot start here (no room in /tmp, no free port) gave a traceback."""
+    scene = _scene_file(tmp_path)
+    code = ("import sys, ray\n"
+            "def refuse(**options):\n"
+            "    raise RuntimeError('Failed to start the GCS server.\\nmore detail')\n"
+            "ray.init = refuse\n"
+            "from simulator.cli import main\n"
+            f"sys.exit(main(['stability', {str(scene)!r}, '--backend', 'ray']))\n")
+    error = _refused("-c", code)
+    assert "a private Ray could not start on this machine: Failed to start the GCS server." in error
+    assert "--backend local" in error
+
+
 def test_the_backend_is_not_imported_by_local_studies():
     code = ("import sys, simulator.studies.command, simulator.studies.study\n"
             "print('ray' in sys.modules)\n")

@@ -24,7 +24,7 @@ import socket
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from simulator.core.errors import UsageError
+from simulator.core.errors import SimulatorError, UsageError
 from simulator.core.text import printable
 from simulator.processes import first_ctrl_c_stops_after_the_current_jobs
 from simulator.progress import Progress
@@ -98,16 +98,23 @@ def _connect(ray: Any, address: str | None, workers: int | None) -> None:
     if address is None:
         if workers is not None:
             options["num_cpus"] = workers
-        ray.init(**options)
+        try:
+            ray.init(**options)
+        except Exception as error:  # no room in /tmp, no free port, a Ray that cannot run here
+            raise SimulatorError(f"a private Ray could not start on this machine: {_first_line(error)}"
+                                 " (--backend local runs the same study without Ray)") from None
         return
     _check_something_answers(address)
     try:
         ray.init(address=address, **options)
     except Exception as error:      # Ray raises ConnectionError, RuntimeError, ValueError ...
-        reason = printable(str(error).strip().splitlines()[0] if str(error).strip() else
-                           type(error).__name__, 160)
-        raise UsageError(f"cannot join the Ray cluster at {address}: {reason}{_auth_hint()}"
-                         ) from None
+        raise UsageError(f"cannot join the Ray cluster at {address}: {_first_line(error)}"
+                         f"{_auth_hint()}") from None
+
+
+def _first_line(error: Exception) -> str:
+    text = str(error).strip()
+    return printable(text.splitlines()[0] if text else type(error).__name__, 160)
 
 
 def _auth_hint() -> str:
