@@ -5,6 +5,8 @@ recorded poses against the physics' own measure."""
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import os
 import signal
@@ -16,20 +18,49 @@ from pathlib import Path
 
 import pytest
 
+from simulator.core import registry
 from simulator.core.controller import SAVE_FORMAT, SAVE_VERSION
 from simulator.core.errors import RecordsError
 from simulator.records import MIGRATIONS, SCHEMA_VERSION, Attempt, RecordStore, read_export
 
+SOLO_PIECES = ("disc", "cube-large", "cube-small", "slab-square", "ashlar-large", "plank-long",
+               "ashlar-medium", "ashlar-small", "plank-short", "cylinder-wide")
+
+
+@functools.cache
+def _played(variant: str, score: int, fell: bool) -> tuple[dict, dict, tuple]:
+    """A real finished game's settings, final state and moves: `score` pieces placed and
+    standing, then (when `fell`) one more that falls. A chain game of `score` pieces ends with
+    its last piece standing."""
+    pieces = [SOLO_PIECES[n % len(SOLO_PIECES)] for n in range(score + 1)]
+    settings = {"variant": variant}
+    if variant == "chain":
+        settings["chain"] = "pieces:" + ",".join(p.split("#")[0] for p in pieces[:score + fell])
+    state = registry.new_game("bandu", 1, settings)
+    history = []
+
+    def move(text: str) -> None:
+        history.append({"player": state.current_player(), "action": text})
+        state.apply(state.action_from_str(text))
+
+    for n in range(score + (1 if fell else 0)):
+        if state.phase == "offer":
+            move(state.action_to_str(state.legal_actions()[0]))      # the first piece offered
+        move(state.action_to_str(state.legal_actions()[0]))          # placed at the axis
+        move("result fell: 0" if fell and n == score else "result stood")
+    assert state.is_terminal() and state.score_pieces == [score], (state.phase, state.score_pieces)
+    return settings, state.to_dict(), tuple(history)
+
 
 def replay_of(kind: str = "person", who: str = "Ann", variant: str = "solo", score: int = 5,
               fell: bool = True) -> dict:
-    """The shape of a finished game's save, as the records check it."""
+    """A finished game's save, as the records check it: its moves replay to its state."""
     seat = {"kind": kind, "agent": who if kind == "computer" else None,
             "name": "" if kind == "computer" else who}
-    return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": "bandu", "settings": {},
-            "seed": 1, "seats": [seat], "history": [{"player": 0, "action": "takes disc"}],
-            "state": {"phase": "over", "variant": variant, "score_pieces": [score],
-                      "alive": [not fell]}}
+    settings, state, history = _played(variant, score, fell)
+    return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": "bandu",
+            "settings": dict(settings), "seed": 1, "seats": [seat],
+            "history": [dict(h) for h in history], "state": copy.deepcopy(state)}
 
 
 def attempt(who: str = "Ann", kind: str = "person", variant: str = "solo", chain_key: str = "",
@@ -223,6 +254,12 @@ def _export_with(tmp_path: Path, change) -> Path:
     return path
 
 
+def _forge_best(data: dict) -> None:
+    """A final state edited to 48 pieces and 9999 mm, the attempt to match."""
+    data["replay"]["state"]["score_pieces"] = [48]
+    data.update(score=48, height_mm=9999.0)
+
+
 @pytest.mark.parametrize("change, message", [
     (lambda d: d.update(format="something else"), "not a records file"),
     (lambda d: d.update(version=2), "version 2 is not supported"),
@@ -235,6 +272,19 @@ def _export_with(tmp_path: Path, change) -> Path:
     (lambda d: d["attempts"][1]["replay"]["state"].update(score_pieces=[40]),
      "attempt 2: replay: its final score_pieces"),
     (lambda d: d["attempts"].append("text"), "attempt 3: wants an object"),
+    # forged replays (the fuzz of issue 30): each was imported, one as a personal best
+    (lambda d: d["attempts"][1]["replay"].update(history=[]),
+     "attempt 2: replay: its moves do not lead to its final state"),
+    (lambda d: _forge_best(d["attempts"][1]), "attempt 2: replay: its moves do not lead"),
+    (lambda d: d["attempts"][1]["replay"].update(seed=-5), "attempt 2: replay: its seed must be"),
+    (lambda d: d["attempts"][1]["replay"]["state"].update(beans=[2**70]),
+     "attempt 2: replay: its moves do not lead"),
+    (lambda d: d["attempts"][1]["replay"]["settings"].update(chain="/etc/passwd"),
+     "attempt 2: replay: its chain must be written out"),
+    (lambda d: d["attempts"][1]["replay"]["history"][0].update(action="takes the moon"),
+     "attempt 2: replay: move 1:"),
+    (lambda d: d["attempts"][1]["replay"]["history"][0].update(player=5),
+     "attempt 2: replay: move 1: not the move of the player to move"),
 ])
 def test_a_bad_import_says_why_in_one_line_and_writes_nothing(tmp_path, change, message):
     path = _export_with(tmp_path, change)
