@@ -195,9 +195,10 @@ def _check_moves(replay: dict[str, Any]) -> None:
         raise ValueError(f"replay: its settings: {printable(str(error), 100)}") from None
     for number, entry in enumerate(history, start=1):
         try:
-            if not isinstance(entry, dict) or entry.get("player") != state.current_player():
+            if not isinstance(entry, dict) or entry.get("player") != state.current_player() \
+                    or not isinstance(entry.get("action"), str):
                 raise ValueError("not the move of the player to move")
-            state.apply(state.action_from_str(entry.get("action")))
+            state.apply(state.action_from_str(entry["action"]))
         except _MOVE_ERRORS as error:
             raise ValueError(f"replay: move {number}: {printable(str(error), 100) or type(error).__name__}"
                              ) from None
