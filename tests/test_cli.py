@@ -100,8 +100,9 @@ def test_bench_quick_reports_ratio():
     assert physics["tower_20"]["chosen"]["stood"] is True  # the chosen settings hold the tower
     assert physics["tower_20"]["reference"]["stood"] is True   # and so does the reference
     tower = physics["tower_20"]["chosen"]
+    # build_rtf is printed to 0.1: below 1 that rounding alone is up to 0.05 / build_rtf
     assert tower["build_rtf"] > 0 and tower["orderings_per_min"] == pytest.approx(
-        60 * tower["build_rtf"] / tower["build_simulated_s"], rel=0.05)
+        60 * tower["build_rtf"] / tower["build_simulated_s"], rel=0.05 + 0.05 / tower["build_rtf"])
     assert 0 < physics["verdict_15"]["chosen"]["median_s"] < 5
 
 

@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--random", type=int, default=fidelity.RANDOM_TOWERS,
                         help="random towers in the corpus (default %(default)s)")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--rungs", type=int, default=len(fidelity.LADDER),
+    parser.add_argument("--rungs", type=int, default=fidelity.DEFAULT_RUNGS,
                         help="how many rungs of the ladder to judge (at least 2)")
     parser.add_argument("--rung", action="append", default=[], metavar="'FIELD=VALUE ...'",
                         help="a rung of your own in place of the ladder (repeat, coarsest first)")

@@ -155,7 +155,7 @@ class TowerLab:
     """One seat's tower, rebuilt from the state's settled poses, to try placements on."""
 
     def __init__(self, state: BanduState, seat: int, settings: PhysicsSettings | None = None) -> None:
-        self.world = World(settings or PhysicsSettings.chosen())
+        self.world = World(settings or PhysicsSettings.trials())
         self.axis = tower_axes(state.players)[seat]
         self.tower = rebuild_tower(self.world, state.towers[seat], state.poses, self.axis)
         self.world.settle(0.2)
