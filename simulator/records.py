@@ -43,10 +43,11 @@ from simulator.core.controller import (
     MAX_HISTORY,
     MAX_SAVE_BYTES,
     PERSON,
+    REPLAY_ERRORS,
     SAVE_FORMAT,
     SAVE_VERSION,
 )
-from simulator.core.errors import RecordsError, SimulatorError
+from simulator.core.errors import RecordsError
 from simulator.core.files import not_a_plain_file
 from simulator.core.json_file import read_json_file
 from simulator.core.text import printable, shown
@@ -138,7 +139,7 @@ def _number(value: Any, name: str, high: float, whole: bool) -> Any:
     return value if whole else float(value)
 
 
-def _check_replay(replay: Any, attempt: Attempt) -> None:
+def _check_replay(replay: Any, attempt: Attempt, moves: bool = True) -> None:
     """The replay is a finished game's save that agrees with the attempt. Its moves are replayed
     through the rules only when the replay viewer opens it (TurnController.load), which
     refuses, in one line, a save whose moves do not lead to its state."""
@@ -162,12 +163,8 @@ def _check_replay(replay: Any, attempt: Attempt) -> None:
                              f"attempt says {shown(value, 30)}")
     if len(json.dumps(replay)) > MAX_SAVE_BYTES:
         raise ValueError(f"replay: more than {MAX_SAVE_BYTES} bytes")
-    _check_moves(replay)
-
-
-# what a forged move or setting raises in the rules (a refusal, or a value they cannot take)
-_MOVE_ERRORS = (SimulatorError, ValueError, TypeError, KeyError, IndexError, AttributeError,
-                RecursionError, OverflowError)
+    if moves:
+        _check_moves(replay)
 
 
 def _check_moves(replay: dict[str, Any]) -> None:
@@ -191,7 +188,7 @@ def _check_moves(replay: dict[str, Any]) -> None:
         raise ValueError(f"replay: {len(history)} moves; a save holds at most {MAX_HISTORY}")
     try:
         state = registry.new_game("bandu", 1, settings)
-    except _MOVE_ERRORS as error:
+    except REPLAY_ERRORS as error:
         raise ValueError(f"replay: its settings: {printable(str(error), 100)}") from None
     for number, entry in enumerate(history, start=1):
         try:
@@ -199,7 +196,7 @@ def _check_moves(replay: dict[str, Any]) -> None:
                     or not isinstance(entry.get("action"), str):
                 raise ValueError("not the move of the player to move")
             state.apply(state.action_from_str(entry["action"]))
-        except _MOVE_ERRORS as error:
+        except REPLAY_ERRORS as error:
             raise ValueError(f"replay: move {number}: {printable(str(error), 100) or type(error).__name__}"
                              ) from None
     try:
@@ -210,9 +207,11 @@ def _check_moves(replay: dict[str, Any]) -> None:
         raise ValueError("replay: its moves do not lead to its final state (a finished game)")
 
 
-def attempt_from_dict(data: Any, check_replay: bool = True) -> Attempt:
+def attempt_from_dict(data: Any, check_replay: bool = True, check_moves: bool = True) -> Attempt:
     """An attempt as export writes it, every field checked; ValueError names the field.
-    `check_replay=False` leaves the replay unchecked (a list read without replays)."""
+    `check_replay=False` leaves the replay unchecked (a list read without replays);
+    `check_moves=False` checks its shape but does not play its moves again (a stored attempt,
+    whose moves were played when it was added or imported)."""
     if not isinstance(data, dict):
         raise ValueError("wants an object")
     data = {"practice_aid": False, **data}
@@ -238,7 +237,7 @@ def attempt_from_dict(data: Any, check_replay: bool = True) -> Attempt:
         height_mm=_number(data["height_mm"], "height_mm", MAX_HEIGHT_MM, whole=False),
         fell=_flag(data, "fell"), practice_aid=_flag(data, "practice_aid"), replay=data["replay"])
     if check_replay:
-        _check_replay(attempt.replay, attempt)
+        _check_replay(attempt.replay, attempt, moves=check_moves)
     return attempt
 
 
@@ -294,7 +293,7 @@ def _from_row(row: tuple, practice_aid: Any = 0, replay: bool = True) -> Attempt
     data = {"when": row[1], "who": row[2], "kind": row[3], "variant": row[4], "chain_key": row[5],
             "score": row[6], "height_mm": row[7], "fell": flag(row[8], "fell"),
             "practice_aid": flag(practice_aid, "practice_aid"), "replay": saved}
-    return replace(attempt_from_dict(data, check_replay=replay), id=row[0])
+    return replace(attempt_from_dict(data, check_replay=replay, check_moves=False), id=row[0])
 
 
 # SQLite's codes for a file that is not sound; any other error (a full disk, no permission, a

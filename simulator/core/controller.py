@@ -46,8 +46,8 @@ SAVE_VERSION = 1
 MAX_SAVE_BYTES = 16_000_000       # a long game's save is tens of kilobytes
 MAX_HISTORY = 1_000_000           # moves in one save
 # what replaying a damaged or hostile file can raise from a game's own parsing and checks
-_REPLAY_ERRORS = (IllegalAction, SettingsError, ValueError, TypeError, KeyError, IndexError,
-                  AttributeError, RecursionError, OverflowError)
+REPLAY_ERRORS = (IllegalAction, SettingsError, ValueError, TypeError, KeyError, IndexError,
+                 AttributeError, RecursionError, OverflowError)
 PERSON, COMPUTER = "person", "computer"
 
 
@@ -478,7 +478,7 @@ class TurnController:
             try:
                 action = controller.state.action_from_str(entry["action"])
                 controller._record(expected, action)
-            except _REPLAY_ERRORS as error:
+            except REPLAY_ERRORS as error:
                 raise SaveError(f"move {n + 1} ({printable(entry['action'], 40)}): "
                                 f"{printable(str(error), 120) or type(error).__name__}") from None
         saved_state = data.get("state")
