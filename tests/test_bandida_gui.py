@@ -350,7 +350,7 @@ def test_in_the_smallest_window_the_hand_cards_stand_apart(gui):
         view = screen.view
         wait_for_person(window, screen, limit=400, timeout=60)
         cards = [card for card, _ in view.hand_sprites]
-        assert len(cards) == 3 and view.hand_cell < 50
+        assert len(cards) == 3 and view.hand_cell <= 50      # 50: the most a card cell gets
         for left, right in zip(cards, cards[1:], strict=False):
             assert right.x - left.x >= 2 * view.hand_cell + 8              # a gap between each two
         pile_left = min(p.x for p in view.pile_sprites) - 50               # the pile's cards: 2 x 50 wide
@@ -512,3 +512,50 @@ def test_a_seat_that_skips_its_next_turn_says_so_before_its_cards(gui):
     assert view.seat_detail(0) == "skips next turn, 2 cards"   # a narrow panel cuts the end
     state.skip[0] = False
     assert view.seat_detail(0) == "2 cards"
+
+
+def _alarm(window, app):
+    """One person, and the alarm 1 they have just drawn: they must discard one of 2 cards."""
+    from test_bandida_rules import play
+
+    state = play(position(hands=[["Ae", "At", "Ab"]], pool=["alarm1", "Ae+At+Ab"]), "place Ae 2,0 r0",
+                 "draw alarm1")
+    screen, controller, view = _one_person(window, app, state)
+    assert controller.state.phase == "alarm"
+    return screen, controller, view
+
+
+def test_in_an_alarm_tab_and_enter_stay_on_the_cards_to_discard(gui):
+    """During the alarm's discard Tab went on to the panel's Save and Load and Enter pressed
+    them: Tab goes through the hand's cards (ringed, the hint names it), Enter discards it."""
+    from pyglet.window import key
+
+    from simulator.games.bandida.cards import KINDS
+
+    window, app = gui
+    screen, controller, view = _alarm(window, app)
+    hand = list(controller.state.hands[0])
+    chosen = []
+    for _ in range(2 * len(hand)):
+        press(window, key.TAB)
+        assert screen.focus.focused is None                      # no panel button takes it
+        chosen.append(view.key_discard)
+    assert chosen == [0, 1, 0, 1] and view.hover_marks           # round the hand, ringed
+    press(window, key.TAB, key.MOD_SHIFT)
+    assert view.key_discard == 0
+    assert view.hint == f"Enter discards {KINDS[hand[0]].title()}; Tab: the next card."
+    press(window, key.ENTER)
+    assert hand[0] in controller.state.removed and window.top is screen
+    assert view.key_discard is None
+
+
+def test_in_an_alarm_enter_does_not_press_a_panel_button_focused_before(gui):
+    from pyglet.window import key
+
+    window, app = gui
+    screen, controller, view = _alarm(window, app)
+    screen.focus.move_to(screen.load_button)                     # Tab took it there before
+    for symbol in (key.ENTER, key.SPACE):
+        press(window, symbol)
+        assert window.top is screen and controller.state.phase == "alarm"   # no saved-games list
+    assert "Tab to the card" in screen.toast.message

@@ -294,3 +294,81 @@ def test_the_log_keeps_inside_its_box(gui):
     view._fit_log()
     assert view.log_label.content_height <= view.log_box.height - 12     # it ran onto the meadow
     assert view.log_label.text.endswith("to hole 9.")                      # the newest turn stays
+
+
+def test_the_dog_sits_beside_its_own_hole(gui):
+    """On the half turns the dog sat inside the turn, where the spots beside neighbouring holes
+    nearly meet: beside hole 17 it looked to sit between 17 and 18. The spots beside any two
+    holes lie a dog's width apart, each clearly nearest its own hole, and the dog is drawn there."""
+    import math
+
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+    from simulator.games.buddel_bande.rules import DEN_ENTRANCE, HOLES
+    from simulator.games.buddel_bande.view import DOG_WIDTH
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "random")])
+    view, controller = screen.view, screen.controller
+    spots = {hole: view.dog_xy(hole) for hole in range(1, HOLES + 1)}
+    for hole, spot in spots.items():
+        own = math.dist(spot, view.hole_xy(hole))
+        others = min(math.dist(spot, view.hole_xy(h)) for h in range(1, DEN_ENTRANCE + 1) if h != hole)
+        assert own < 0.65 * others, hole
+        nearest = min(math.dist(spot, spots[h]) for h in spots if h != hole)
+        assert nearest >= DOG_WIDTH * view.unit, hole
+    controller.state.dog = 17
+    controller.version += 1
+    for _ in range(90):                                          # the dog runs there
+        window.pump(1)
+    assert math.dist((view.dog.x, view.dog.y), spots[17]) < 1
+
+
+def test_the_first_player_is_chosen_among_the_seats_there_are(gui):
+    """With 2 players the first-player row still showed seats 3 and 4 (greyed out): it shows the
+    seats there are, numbered from 1; one chosen at a larger table goes back to seat 1."""
+    from pyglet.window import key
+
+    window, app = gui
+    app.open_new_game("buddel_bande")
+    screen = window.top
+    window.pump(1)
+    row = next(row for setting, row in screen.setting_rows if setting.name == "first")
+
+    def offered() -> list[str]:
+        return [b.text.text for b in row.options if b.visible]
+
+    players = {b.text.text: b for b in screen.count_row.options}
+    click_on(window, players["2"])
+    assert offered() == ["1", "2"]
+    click_on(window, players["4"])
+    assert offered() == ["1", "2", "3", "4"]
+    click_on(window, row.options[3])
+    click_on(window, players["2"])
+    assert offered() == ["1", "2"] and row.options[row.selected].text.text == "1"
+    assert screen.settings()["first"] == 0
+    visited = set()
+    for _ in range(len(screen.buttons)):                          # Tab lands on no seat not shown
+        press(window, key.TAB)
+        visited.add(screen.focus.focused)
+    assert not {b for b in row.options if not b.visible} & visited
+    press(window, key.ESCAPE)
+
+
+def test_in_the_smallest_window_the_title_fits_the_narrower_panel(gui):
+    """At 800 x 560 the side panel is 248 px: "Buddel Bande" at the heading's 26 points would be
+    cut; it is set smaller so that the whole title shows."""
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    window.set_size(800, 560)
+    window.dispatch_event("on_resize", 800, 560)
+    try:
+        screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "random")])
+        window.pump(2)
+        assert screen.panel_width < 320
+        assert screen.heading.text == "Buddel Bande"
+        assert screen.heading.content_width <= screen.panel_width - 40
+    finally:
+        window.set_size(1280, 800)
+        window.dispatch_event("on_resize", 1280, 800)
+        window.pump(1)

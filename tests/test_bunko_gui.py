@@ -403,3 +403,72 @@ def test_hovering_a_player_says_their_table_and_partner_first(gui):
     partner = screen.controller.state.chairs[table][(chair + 2) % 4]
     assert view.hint.startswith(f"Player 6: table {table + 1}, partner Player {partner + 1}")
     assert f"table {table + 1}" in screen.hint.text          # shown, even in a full panel
+
+
+def _four_at_one_table(app, window):
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    screen = _start(app, window, [Seat(PERSON)] + [Seat(COMPUTER, "random")] * 3, {"tables": 1, "pace": "instant"})
+    screen.controller.autosave_path = None      # fast forward: no file written after every move
+    return screen, screen.controller, screen.view
+
+
+def _play_on(window, controller, until) -> None:
+    from simulator.games.bunko.rules import Roll
+
+    while not until():
+        if controller.is_person_turn():
+            controller.submit(Roll())
+        controller.play_computer_moves(limit=1)
+    window.pump(2)
+
+
+def test_in_round_two_the_table_and_the_hint_name_the_partners_of_now(gui):
+    """In round 2 the table said 'P2 & P4 won 24-10' beside its two new teams, in which P2 and P4
+    were opponents, and the hint on the player under the mouse still named last round's partner:
+    the caption says which round it tells of, and the hint follows the new seating."""
+    window, app = gui
+    screen, controller, view = _four_at_one_table(app, window)
+    x, y = view.token_xy[0]                                     # Player 1 keeps chair 0 at one table
+    window.dispatch_event("on_mouse_motion", x, y, 0, 0)
+    window.pump(1)
+    assert view.hint.startswith("Player 1: table 1, partner Player 3")
+    _play_on(window, controller, lambda: controller.state.round == 1)
+    partner = controller.state.chairs[0][2]
+    assert partner != 2                                          # the partners rotated
+    assert view.hint.startswith(f"Player 1: table 1, partner Player {partner + 1};")
+    assert f"partner Player {partner + 1}" in screen.hint.text
+    result = controller.state.results[0]["tables"][0]
+    a, b = result["score"]
+    winners = [result["chairs"][c] + 1 for c in range(4) if c % 2 == result["winner"]]
+    assert view.tables[0].caption.text == f"round 1: P{winners[0]} & P{winners[1]} won {max(a, b)}-{min(a, b)}"
+
+
+def test_the_end_dialog_leaves_the_standings_in_sight_and_says_each_players_table(gui):
+    """At the end of the night the dialog covered the standings and their title, and the sheet's
+    Table column was empty: the dialog keeps clear of the sheet where the window has room (in the
+    smallest one, it leaves the title, the column heads and the first three in sight), and Table
+    says where each player sat in the last round."""
+    window, app = gui
+    screen, controller, view = _four_at_one_table(app, window)
+    _play_on(window, controller, controller.is_over)
+    assert screen.end.visible and view.sheet_visible
+    try:
+        for width, height in ((1920, 1080), (1280, 800), (800, 560)):
+            window.set_size(width, height)
+            window.dispatch_event("on_resize", width, height)
+            window.pump(2)
+            dialog, sheet = screen.end.panel, view.sheet_panel
+            if height >= 800:                                    # room for both
+                assert dialog.y >= sheet.y + sheet.height or dialog.y + dialog.height <= sheet.y
+            lines = sorted({item.y for item in view.sheet_labels}, reverse=True)
+            for item in view.sheet_labels:                        # title, heads, the first three
+                if item.y >= lines[4]:
+                    assert item.y - 4 >= dialog.y + dialog.height, (width, height, item.text)
+        heading = next(item for item in view.sheet_labels if item.text == "Table")
+        tables = [item.text for item in view.sheet_labels if item.x == heading.x and item is not heading]
+        assert tables == [str(controller.state.table_of(seat)[0] + 1) for seat in controller.state.standings()]
+    finally:
+        window.set_size(1280, 800)
+        window.dispatch_event("on_resize", 1280, 800)
+        window.pump(1)

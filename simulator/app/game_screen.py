@@ -35,7 +35,6 @@ from simulator.render.widgets import (
     label,
 )
 
-PANEL_WIDTH = 320
 BUTTONS_HEIGHT = 150            # the three rows of buttons at the bottom of the panel
 COMMON_KEYS = (
     ("Ctrl+Z or U", "undo your last move (and the computer's answer)"),
@@ -65,7 +64,8 @@ class GameScreen(Screen):
         self._identified = (not (self.info.hidden_information and len(controller.person_seats()) >= 2)
                             or controller.is_over())     # a finished game hides nothing more
         self._handover_to: int | None = None
-        self.panel = shapes.RoundedRectangle(0, 0, PANEL_WIDTH, 10, radius=12, segments=8, color=theme.PANEL,
+        self.panel_width = 320                          # set by layout (theme.side_panel_width)
+        self.panel = shapes.RoundedRectangle(0, 0, self.panel_width, 10, radius=12, segments=8, color=theme.PANEL,
                                              batch=self.batch, group=MIDDLE)
         self.heading = label(self.info.title, size=26, batch=self.batch, group=FRONT, bold=True, serif=True,
                              color=(236, 206, 150, 255))
@@ -74,8 +74,8 @@ class GameScreen(Screen):
         self.seat_names: list = []
         self.seat_details: list = []
         self.seat_icons: list = []
-        self._text_rooms = [float(PANEL_WIDTH - 50)] * len(controller.seats)   # set by layout
-        self.turn_marker = shapes.RoundedRectangle(0, 0, PANEL_WIDTH - 24, 58, radius=8, segments=6,
+        self._text_rooms = [float(self.panel_width - 50)] * len(controller.seats)   # set by layout
+        self.turn_marker = shapes.RoundedRectangle(0, 0, self.panel_width - 24, 58, radius=8, segments=6,
                                                    color=(214, 160, 72, 70), batch=self.batch, group=MIDDLE)
         for seat in range(len(controller.seats)):
             self.seat_names.append(label("", size=14, batch=self.batch, group=FRONT, bold=True))
@@ -86,10 +86,10 @@ class GameScreen(Screen):
             icon = sprite.Sprite(image, batch=self.batch, group=FRONT) if image is not None else None
             self.seat_icons.append(icon)
         self.status = label("", size=13.5, batch=self.batch, group=FRONT, multiline=True,
-                            width=PANEL_WIDTH - 40, anchor_y="top")
+                            width=self.panel_width - 40, anchor_y="top")
         self.hint = label("", size=11.5, batch=self.batch, group=FRONT, multiline=True,
-                          width=PANEL_WIDTH - 40, color=theme.TEXT_DIM, anchor_y="top")
-        self.move_log = MoveLog(self.batch, FRONT, PANEL_WIDTH - 40)
+                          width=self.panel_width - 40, color=theme.TEXT_DIM, anchor_y="top")
+        self.move_log = MoveLog(self.batch, FRONT, self.panel_width - 40)
         self._logged: tuple[int, int] = (-1, -1)     # (moves, controller version) the log shows
         self.undo_button = Button("Undo", self.undo, self.batch, width=134, tooltip="Ctrl+Z")
         self.save_button = Button("Save", self.save, self.batch, width=134, tooltip="Ctrl+S")
@@ -120,7 +120,7 @@ class GameScreen(Screen):
         self.leave_question.button("Leave", self.leave_game, primary=True, width=120)
         self.row_height = 66.0
         self.columns = 1
-        self.column_width = float(PANEL_WIDTH - 24)
+        self.column_width = float(self.panel_width - 24)
         self.compact = False
         self._shown_autosave_error: str | None = None
         self._seat_texts: list[tuple[str, str]] = [("", "")] * len(controller.seats)
@@ -195,13 +195,18 @@ class GameScreen(Screen):
 
     # --- layout -----------------------------------------------------------------------------------
     def layout(self, width: int, height: int) -> None:
-        panel_x = width - PANEL_WIDTH - 14
+        self.panel_width = panel_width = theme.side_panel_width(width)
+        panel_x = width - panel_width - 14
         self.view.layout(0, 0, panel_x - 6, height)
         self.panel.position = (panel_x, 14)
-        self.panel.width, self.panel.height = PANEL_WIDTH, height - 28
+        self.panel.width, self.panel.height = panel_width, height - 28
+        self.status.width = self.hint.width = panel_width - 40
         x = panel_x + 20
         y = height - 62.0
         self.heading.position = (x, y, 0)
+        self.heading.font_size = 26
+        while self.heading.content_width > panel_width - 40 and self.heading.font_size > 14:
+            self.heading.font_size -= 1                 # a long title in a narrow panel
         y -= 30
         seats = len(self.seat_names)
         room = height - 92 - BUTTONS_HEIGHT - 110          # what the status and hint need
@@ -213,7 +218,7 @@ class GameScreen(Screen):
             self.row_height = min(66.0, room / -(-seats // self.columns))
         self.row_height = max(16.0, self.row_height)
         self.compact = self.row_height < 48 or self.columns > 1
-        column_width = (PANEL_WIDTH - 24) / self.columns
+        column_width = (panel_width - 24) / self.columns
         for seat, (name, detail, icon) in enumerate(zip(self.seat_names, self.seat_details, self.seat_icons,
                                                         strict=True)):
             column, row = seat % self.columns, seat // self.columns
@@ -237,12 +242,13 @@ class GameScreen(Screen):
         self.hint.position = (x, y - 76, 0)
         base = 34
         self.text_floor = base + BUTTONS_HEIGHT + 6
-        self.menu_button.place(x, base)
-        self.help_button.place(x + 148, base + 50)
-        self.load_button.place(x, base + 50)
-        self.save_button.place(x + 148, base + 100)
-        self.undo_button.place(x, base + 100)
-        self.toast.layout(panel_x, base + BUTTONS_HEIGHT - 12, PANEL_WIDTH)
+        half = (panel_width - 52) / 2                   # two buttons a row, 12 px apart
+        self.menu_button.place(x, base, width=panel_width - 40)
+        self.help_button.place(x + half + 12, base + 50, width=half)
+        self.load_button.place(x, base + 50, width=half)
+        self.save_button.place(x + half + 12, base + 100, width=half)
+        self.undo_button.place(x, base + 100, width=half)
+        self.toast.layout(panel_x, base + BUTTONS_HEIGHT - 12, panel_width)
         self._shown_status = self._shown_hint = "\0"    # lay the texts out again
         self._seat_texts = [("", "")] * len(self.seat_names)
         self._refresh_panel()
@@ -318,7 +324,7 @@ class GameScreen(Screen):
             self.hint.y = self.status.y - self.status.content_height - 10
             fit_text(self.hint, hint, self.text_floor)
             top = self.hint.y - (self.hint.content_height + 12 if hint else 0)
-            self.move_log.layout(self.status.x, top, self.text_floor, PANEL_WIDTH - 40)
+            self.move_log.layout(self.status.x, top, self.text_floor, self.panel_width - 40)
         self._refresh_log()
         self.undo_button.set_enabled(controller.can_undo(self._undoing_seat()))
 

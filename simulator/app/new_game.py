@@ -45,6 +45,7 @@ class _ChoiceRow:
         self.caption = label(caption, size=15, batch=screen.batch, group=FRONT, anchor_y="center", bold=True)
         self.selected = selected
         self.locked: int | None = None
+        self.offered = [True] * len(options)     # the options that make sense now (shown)
         self.options: list[Button] = []
         for n, text in enumerate(options):
             button = Button(text, partial(self.choose, n), screen.batch, size=12.5, width=option_width,
@@ -64,10 +65,10 @@ class _ChoiceRow:
 
     def lock(self, n: int | None, offered: list[bool] | None = None) -> None:
         """Pin the row to option n (others disabled), or free it (None); `offered`: which
-        options make sense now (the others disabled; one selected that does not goes back to
-        the first that does)."""
+        options make sense now (the others not shown, e.g. the first player at seat 3 of 2; one
+        selected that does not goes back to the first that does)."""
         self.locked = n
-        offered = offered or [True] * len(self.options)
+        self.offered = offered = offered or [True] * len(self.options)
         if n is None and not offered[self.selected] and any(offered):
             self.select(offered.index(True))
         if n is not None:
@@ -77,8 +78,8 @@ class _ChoiceRow:
 
     def set_visible(self, visible: bool) -> None:
         self.caption.visible = visible
-        for button in self.options:
-            button.set_visible(visible)
+        for button, offered in zip(self.options, self.offered, strict=True):
+            button.set_visible(visible and offered)
 
     def place(self, x: float, y: float, width: float, caption_width: float = 170) -> float:
         """Lay out from the top-left (x, y), the buttons `caption_width` to the right; returns
@@ -87,7 +88,7 @@ class _ChoiceRow:
         self.caption.position = (x, y - 18, 0)
         left, right = x + caption_width, x + width
         bx, by, rows = left, y - 36, 1
-        for button in self.options:
+        for button in (b for b, offered in zip(self.options, self.offered, strict=True) if offered):
             if bx > left and bx + button.width > right:
                 bx, by, rows = left, by - 44, rows + 1
             button.place(bx, by)

@@ -33,7 +33,6 @@ from simulator.render.widgets import FRONT, MIDDLE, Button, Overlay, fit_text, f
 
 STEP_SECONDS = 0.8             # the pace of Play: one move this often
 SETTLE_SECONDS = 10.0          # an animation tick long enough to end any move's animation
-PANEL_WIDTH = 320
 SCRUB_HEIGHT = 56              # the strip under the view that holds the scrub bar
 SCRUB_REACH = 14               # pixels above and below the bar that still grab it
 BUTTON_ROWS = 4
@@ -157,12 +156,13 @@ class ReplayScreen(Screen):
         self.playing = False
         self.elapsed = 0.0
         self.dragging = False
-        self.panel = shapes.RoundedRectangle(0, 0, PANEL_WIDTH, 10, radius=12, segments=8, color=theme.PANEL,
+        self.panel_width = 320                          # set by layout (theme.side_panel_width)
+        self.panel = shapes.RoundedRectangle(0, 0, self.panel_width, 10, radius=12, segments=8, color=theme.PANEL,
                                              batch=self.batch, group=MIDDLE)
         self.heading = label(self.info.title, size=26, batch=self.batch, group=FRONT, bold=True, serif=True,
                              color=(236, 206, 150, 255))
         self.subtitle = label("Replay", size=12, batch=self.batch, group=FRONT, color=theme.TEXT_DIM)
-        self.turn_marker = shapes.RoundedRectangle(0, 0, PANEL_WIDTH - 24, 52, radius=8, segments=6,
+        self.turn_marker = shapes.RoundedRectangle(0, 0, self.panel_width - 24, 52, radius=8, segments=6,
                                                    color=(214, 160, 72, 70), batch=self.batch, group=MIDDLE)
         self.seat_names: list = []
         self.seat_details: list = []
@@ -175,7 +175,7 @@ class ReplayScreen(Screen):
                                    if image is not None else None)
         self.counter = label("", size=17, batch=self.batch, group=FRONT, bold=True)
         self.move_text = label("", size=12.5, batch=self.batch, group=FRONT, multiline=True,
-                               width=PANEL_WIDTH - 40, anchor_y="top")
+                               width=self.panel_width - 40, anchor_y="top")
         self.previous_button = Button("‹ Previous", lambda: self.step(-1), self.batch, width=134, tooltip="Left")
         self.next_button = Button("Next ›", lambda: self.step(1), self.batch, width=134, tooltip="Right")
         self.start_button = Button("« Start", lambda: self.seek(0), self.batch, width=134, tooltip="Home")
@@ -214,7 +214,7 @@ class ReplayScreen(Screen):
             self.handover.button("Back", self.back, width=120)
         self.overlays.append(self.handover)
         self.text_floor = 0.0
-        self.column_width = float(PANEL_WIDTH - 24)
+        self.column_width = float(self.panel_width - 24)
         self.row_height = 58.0
         self.seat_tops: list[float] = []
 
@@ -304,17 +304,22 @@ class ReplayScreen(Screen):
 
     # --- layout and the panel -----------------------------------------------------------------------
     def layout(self, width: int, height: int) -> None:
-        panel_x = width - PANEL_WIDTH - 14
+        self.panel_width = panel_width = theme.side_panel_width(width)
+        panel_x = width - panel_width - 14
         self.view.layout(0, SCRUB_HEIGHT, panel_x - 6, height - SCRUB_HEIGHT)
         left, right = 36.0, panel_x - 36.0
         self.bar = (left, SCRUB_HEIGHT / 2, max(1.0, right - left))
         self.track.position = (left, SCRUB_HEIGHT / 2 - 4)
         self.track.width = self.bar[2]
         self.panel.position = (panel_x, 14)
-        self.panel.width, self.panel.height = PANEL_WIDTH, height - 28
+        self.panel.width, self.panel.height = panel_width, height - 28
+        self.move_text.width = panel_width - 40
         x = panel_x + 20
         y = height - 62.0
         self.heading.position = (x, y, 0)
+        self.heading.font_size = 26
+        while self.heading.content_width > panel_width - 40 and self.heading.font_size > 14:
+            self.heading.font_size -= 1                 # a long title in a narrow panel
         self.subtitle.position = (x, y - 24, 0)
         y -= 40
         seats = len(self.seat_names)
@@ -337,21 +342,22 @@ class ReplayScreen(Screen):
             name.position = (text_x, top - self.row_height / 2 - 4 if compact else top - 20, 0)
             detail.visible = not compact
             detail.position = (text_x, top - 38, 0)
-        self.column_width = PANEL_WIDTH - 40 - 32
-        self.turn_marker.width = PANEL_WIDTH - 24
+        self.column_width = panel_width - 40 - 32
+        self.turn_marker.width = panel_width - 24
         self.turn_marker.height = self.row_height - 4
         y -= seats * self.row_height + 30
         self.counter.position = (x, y, 0)
         self.move_text.position = (x, y - 14, 0)
         self.text_floor = buttons_top + 6
-        self.back_button.place(x + 148, base)
-        self.help_button.place(x, base)
-        self.play_button.place(x, base + 50)
-        self.start_button.place(x, base + 100)
-        self.end_button.place(x + 148, base + 100)
-        self.previous_button.place(x, base + 150)
-        self.next_button.place(x + 148, base + 150)
-        self.toast.layout(panel_x, buttons_top - 12, PANEL_WIDTH)
+        half = (panel_width - 52) / 2                   # two buttons a row, 12 px apart
+        self.back_button.place(x + half + 12, base, width=half)
+        self.help_button.place(x, base, width=half)
+        self.play_button.place(x, base + 50, width=panel_width - 40)
+        self.start_button.place(x, base + 100, width=half)
+        self.end_button.place(x + half + 12, base + 100, width=half)
+        self.previous_button.place(x, base + 150, width=half)
+        self.next_button.place(x + half + 12, base + 150, width=half)
+        self.toast.layout(panel_x, buttons_top - 12, panel_width)
         self._refresh()
 
     def _refresh(self) -> None:

@@ -45,16 +45,20 @@ class PhysicsSettings:
     # friction against beech, metres (docs/PHYSICS.md, "Rolling and spinning") ...
     rolling_friction: float = 2e-5
     spinning_friction: float = 4e-5
+    # ... but for an exact cylinder (below) lying on its side the rolling lever arm is this: with
+    # less, Bullet's contact points along its line drive it across a level face by themselves
+    # (a long pole rolled 250 mm off a level base at 2e-5); None: rolling_friction
+    cylinder_rolling_friction: float | None = 5e-5
     # ... and, while a round piece stands on flat faces only (no rolling contact), a lever arm
     # far below any face's half width: it damps the solver's rocking of stacked round pieces;
     # None: the rolling figures everywhere
     face_friction: float | None = 7e-4
     material_friction: bool = True  # False: every body at PyBullet's default 0.5
     exact_boxes: bool = True  # cuboids as Bullet boxes rather than hulls
-    # the poles and the tall cylinder as Bullet's own cylinders rather than 16-sided prisms: one
-    # lying down then starts rolling at its onset angle, but on a level block it drives itself
-    # away (the tall cylinder across a level base rolled 509 mm off it), so not chosen (docs/PHYSICS.md)
-    exact_cylinders: bool = False
+    # the poles and the tall cylinder as Bullet's own cylinders rather than 16-sided prisms (which
+    # rest on a facet up to 11.25 degrees): one lying down starts rolling within a few hundredths
+    # of a degree of atan(cylinder_rolling_friction / r) and stays on the level (docs/PHYSICS.md)
+    exact_cylinders: bool = True
     # False: every piece a one-link multibody, whose solver holds friction between two pieces
     # to mu N (plain rigid bodies, True, grip 1-3 degrees of slope too hard: docs/PHYSICS.md)
     maximal_coordinates: bool = False
@@ -103,7 +107,8 @@ class PhysicsSettings:
     def pybullet_defaults(cls) -> PhysicsSettings:
         return cls(time_step=1 / 240, substeps=1, solver_iterations=50, warm_starting=None,
                    restitution=0.0,
-                   rolling_friction=0.0, spinning_friction=0.0, face_friction=None,
+                   rolling_friction=0.0, cylinder_rolling_friction=0.0, spinning_friction=0.0,
+                   face_friction=None,
                    material_friction=False,
                    friction_anchor=False, maximal_coordinates=False, sleeping=False,
                    tall_substeps=())
@@ -161,9 +166,13 @@ def _cylinder_span(centre_z: float, orientation: Quat, diameter_mm: float,
     return centre_z - reach, centre_z + reach
 
 
-def _spans_an_area(points: list[Vec3], width: float = 5e-4) -> bool:
-    """Do these contact points span an area (a face), not a point or a line (a rolling
-    contact)? A rolling ball's manifold keeps a trail of old points along its path: a line."""
+MIN_FACE_WIDTH = 5e-4   # metres
+
+
+def _spans_an_area(points: list[Vec3], width: float = MIN_FACE_WIDTH) -> bool:
+    """Do these contact points span an area (a face) at least `width` wide, not a point or a
+    line (a rolling contact)? A rolling ball's manifold keeps a trail of old points along its
+    path: a line."""
     if len(points) < 3:
         return False
     first = points[0]
@@ -521,11 +530,15 @@ class World:
             asked.add(body)
         rolling: set[int] = set()
         touching: set[int] = set()
+        # a face is wider than twice its lever arm, or that arm would hold a piece tipping past
+        # the face's edge (a dome's crown, the half cylinder's top, 1.2 mm across, roll)
+        face_width = max(MIN_FACE_WIDTH, 2.0 * (s.face_friction or 0.0))
         for pair, where in points.items():
             touching.update(pair)
             # a cylinder's end is a face however few points Bullet has kept on it yet
             only_cylinder_ends = all(axes.get(b) is not None for b in pair if b in round_bodies)
-            if pair in on_its_side or (not only_cylinder_ends and not _spans_an_area(where)):
+            if pair in on_its_side or (not only_cylinder_ends
+                                       and not _spans_an_area(where, face_width)):
                 rolling.update(pair)
         on_faces_only = round_bodies & touching
         for body in self._bodies:
@@ -533,10 +546,13 @@ class World:
                                s.face_friction is not None and body in on_faces_only
                                and body not in rolling)
 
+    def _is_exact_cylinder(self, body: int) -> bool:
+        return bool(self.settings.exact_cylinders
+                    and load_piece(self._bodies[body].piece_id).spec.cylinder_mm)
+
     def _cylinder_axis(self, body: int) -> np.ndarray | None:
         """An exact cylinder's axis in the world (None for any other piece)."""
-        info = self._bodies[body]
-        if not (self.settings.exact_cylinders and load_piece(info.piece_id).spec.cylinder_mm):
+        if not self._is_exact_cylinder(body):
             return None
         return rotate(self.pose(body)[1], np.array([[0.0, 0.0, 1.0]]))[0]
 
@@ -550,7 +566,10 @@ class World:
         if info.rolls and (on_faces != info.on_faces or force):
             info.on_faces = on_faces
             face_arm = s.face_friction if on_faces else None  # on faces only with a face_friction
-            rolling_arm = s.rolling_friction if face_arm is None else face_arm
+            lying_arm = s.rolling_friction
+            if self._is_exact_cylinder(body) and s.cylinder_rolling_friction is not None:
+                lying_arm = s.cylinder_rolling_friction
+            rolling_arm = lying_arm if face_arm is None else face_arm
             spinning_arm = s.spinning_friction if face_arm is None else face_arm
             self.client.changeDynamics(body, -1, rollingFriction=self._lever_arm(rolling_arm),
                                        spinningFriction=self._lever_arm(spinning_arm))

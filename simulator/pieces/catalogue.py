@@ -25,6 +25,7 @@ from simulator.pieces.materials import BEECH, GREEN_LACQUER, RED_LACQUER, Materi
 class Detail:
     round_segments: int  # around an axis
     curve_steps: int  # along a curved profile
+    dome_steps: int  # along a dome's quarter circle, from its rim to its crown
     cut_tolerance_mm: float  # how far a hole's or cut's straight edges may stray from its curve
 
     def cut_edges(self, radius: float, angle: float) -> int:
@@ -38,8 +39,8 @@ class Detail:
 # Two touching parts cost the solver up to four contact points, and the solver's time grows with
 # the points, so holes and cuts are traced by as few edges (parts) as a 1.2 mm tolerance allows:
 # 5 on the arch, 8 around the washer's hole. See docs/PHYSICS.md, "Contacts and speed".
-COLLISION = Detail(round_segments=16, curve_steps=8, cut_tolerance_mm=1.2)
-VISUAL = Detail(round_segments=64, curve_steps=40, cut_tolerance_mm=0.05)
+COLLISION = Detail(round_segments=16, curve_steps=8, dome_steps=32, cut_tolerance_mm=1.2)
+VISUAL = Detail(round_segments=64, curve_steps=40, dome_steps=40, cut_tolerance_mm=0.05)
 
 Builder = Callable[[Detail], list[g.Part]]
 
@@ -206,7 +207,7 @@ def _ball(d: Detail) -> list[g.Part]:
 
 
 def _hemisphere(d: Detail) -> list[g.Part]:
-    return [g.revolve(g.sphere_profile(25, 0, math.pi / 2, math.pi, d.curve_steps),
+    return [g.revolve(g.sphere_profile(25, 0, math.pi / 2, math.pi, d.dome_steps),
                       d.round_segments)]
 
 
@@ -235,7 +236,7 @@ def _egg_cup(d: Detail) -> list[g.Part]:
 
 def _doorknob(d: Detail) -> list[g.Part]:
     stem = g.cylinder(15, 0, 25, d.round_segments)
-    cap = g.revolve(g.sphere_profile(22.5, 25, math.pi / 2, math.pi, d.curve_steps),
+    cap = g.revolve(g.sphere_profile(22.5, 25, math.pi / 2, math.pi, d.dome_steps),
                     d.round_segments)
     return [stem, cap]
 
@@ -320,8 +321,13 @@ def _diamond(d: Detail) -> list[g.Part]:
 
 
 def _half_cylinder(d: Detail) -> list[g.Part]:
-    half = [(25 * math.cos(a), 25 * math.sin(a))
-            for a in (math.pi * k / d.curve_steps for k in range(d.curve_steps + 1))]
+    # the half circle in steps as fine as a dome's; its top is a narrow flat (half a step either
+    # side) rather than a ridge, as a dome's crown is a disc rather than a vertex
+    steps = 2 * d.dome_steps
+    half_step = math.pi / steps / 2
+    angles = [math.pi * k / steps for k in range(steps + 1) if 2 * k != steps]
+    angles[steps // 2:steps // 2] = [math.pi / 2 - half_step, math.pi / 2 + half_step]
+    half = [(25 * math.cos(a), 25 * math.sin(a)) for a in angles]
     return [g.extrude_yz(half, -30, 30)]
 
 

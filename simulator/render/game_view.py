@@ -12,7 +12,8 @@ sent through the controller; it never changes the state itself. It:
 - sees the state a seat may see: `self.state` is `controller.visible_state(viewer)`, the viewer
   being the person at the machine (the game screen's hand-over decides who that is);
 - gives the shared side panel its game-specific text: seat icons and details, the prompt of a
-  person's turn, the end-of-game sentence, its keys and rules for the help overlay.
+  person's turn, the end-of-game sentence, its keys and rules for the help overlay;
+- may name a part of its table that the screen's dialogs leave in sight (`keep_in_sight()`).
 The game screen (app/game_screen.py) draws the rest: seats, status, buttons, overlays.
 """
 
@@ -27,7 +28,7 @@ from pyglet.graphics import Batch
 from simulator.core.controller import TurnController
 from simulator.core.errors import IllegalAction
 from simulator.core.state import GameState
-from simulator.render.widgets import Toast
+from simulator.render.widgets import Area, Toast
 
 if TYPE_CHECKING:
     from simulator.core.registry import GameInfo
@@ -84,6 +85,11 @@ class GameView:
 
     def close(self) -> None:
         """The game screen is gone: free GL objects the view made."""
+
+    def keep_in_sight(self) -> Area | None:
+        """A part of the view that the screen's dialogs leave in sight where the window has room
+        (Bunko's standings under the end dialog); None: dialogs are centred."""
+        return None
 
     # --- input: pyglet's event handlers (True: used) -------------------------------------------
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool | None:

@@ -22,7 +22,7 @@ from pyglet.graphics import Batch
 from pyglet.window import key, mouse
 
 from simulator.render import theme
-from simulator.render.widgets import TOAST, TOP, Button, Overlay, Toast, label
+from simulator.render.widgets import TOAST, TOP, Area, Button, Overlay, Toast, label
 
 if TYPE_CHECKING:
     from simulator.render.window import AppWindow
@@ -167,8 +167,9 @@ class Screen:
         for button in self.buttons:            # the buttons moved from under the mouse: no hover,
             button.set_hover(False)            # and no tooltip left where one of them was
         self._show_tooltip(None)
+        in_sight = self.in_sight()
         for overlay in self.overlays:
-            overlay.layout(width, height)
+            overlay.layout(width, height, in_sight)
 
     def layout(self, width: int, height: int) -> None:
         """Position everything for a window of this size."""
@@ -184,11 +185,13 @@ class Screen:
         if any(layer.overlay is overlay for layer in self._modals):
             return
         overlay.page = 0
-        overlay.layout(self.window.width, self.window.height)
+        overlay.layout(self.window.width, self.window.height, self.in_sight())
         overlay.set_visible(True)
         # the toast draws above dialogs (a message about the dialog shows over it): one said
-        # before the dialog opened goes, rather than glare over the dimmed screen
+        # before the dialog opened goes, rather than glare over the dimmed screen; so does the
+        # tooltip of the button that opened it (the dialog takes the mouse until it closes)
         self.toast.hide()
+        self._show_tooltip(None)
         layer = ModalLayer(self, overlay, on_escape)
         self._modals.append(layer)
         if self.window.top is self:
@@ -203,6 +206,16 @@ class Screen:
                     self.window.remove_handlers(layer)
                 return True
         return False
+
+    def in_sight(self) -> Area | None:
+        """The area dialogs leave in sight where the window has room: the first one an input
+        layer names with its keep_in_sight() (a game view's standings at the end of a night)."""
+        for layer in self.layers():
+            keep = getattr(layer, "keep_in_sight", None)
+            area = keep() if keep is not None else None
+            if area is not None:
+                return area
+        return None
 
     def top_overlay(self) -> Overlay | None:
         return self._modals[-1].overlay if self._modals else None

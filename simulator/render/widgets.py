@@ -25,6 +25,7 @@ TOAST, TOP = Group(order=110), Group(order=111)
 
 AnchorX = Literal["left", "center", "right"]
 AnchorY = Literal["top", "bottom", "center", "baseline"]
+Area = tuple[float, float, float, float]      # x, y, width, height in window pixels
 
 
 def label(text: str, x: float = 0, y: float = 0, size: float = 14, batch: Batch | None = None,
@@ -138,7 +139,8 @@ class Button:
         self.shape.width, self.shape.height = self.width, self.height
         self.ring.position = (x - 3, y - 3)
         self.ring.width, self.ring.height = self.width + 6, self.height + 6
-        self.text.position = (x + self.width / 2, y + self.height / 2, 0)
+        # on whole pixels: text drawn from half a pixel loses rows of its letters
+        self.text.position = (round(x + self.width / 2), round(y + self.height / 2), 0)
 
     def contains(self, x: float, y: float) -> bool:
         return self.visible and self.x <= x <= self.x + self.width and self.y <= y <= self.y + self.height
@@ -265,11 +267,13 @@ MIN_BODY_SIZE = 9.0     # an overlay's text is never smaller: a longer one is sh
 
 class Overlay:
     """A dimmed full-window layer with a centred panel, a title and a body text; a body too long
-    for the window even at MIN_BODY_SIZE is split into pages (wheel, Page Up / Page Down)."""
+    for the window even at MIN_BODY_SIZE is split into pages (wheel, Page Up / Page Down). Given
+    an area to keep in sight (a game's standings), the panel moves off it where the window has
+    room."""
 
     def __init__(self, batch: Batch, title: str, body: str, width: float = 640, body_size: float = 12.5) -> None:
         self.visible = False
-        self._layout_size = (800.0, 600.0)
+        self._laid_out: tuple[float, float, Area | None] = (800.0, 600.0, None)
         self.panel_width = width
         self.dim = shapes.Rectangle(0, 0, 10, 10, color=(0, 0, 0, 150), batch=batch, group=OVERLAY)
         self.panel = shapes.RoundedRectangle(0, 0, width, 200, radius=14, segments=8,
@@ -303,7 +307,7 @@ class Overlay:
             self.text = self.body.text = body
             self.pages, self.page = [body], 0
 
-    def layout(self, width: float, height: float) -> None:
+    def layout(self, width: float, height: float, keep_in_sight: Area | None = None) -> None:
         self.dim.width, self.dim.height = width, height
         panel_w = min(self.panel_width, width - 40)
         self.body.width = int(panel_w - 60)
@@ -312,8 +316,7 @@ class Overlay:
         self.body.font_size = self.body_size
         self.body.text = self.text
         while self.body.font_size > MIN_BODY_SIZE and self.body.content_height > room:
-            # a long text in a small window: smaller (in whole points: at half points the
-            # monospaced help lost the tops of its letters), ...
+            # a long text in a small window: smaller (in whole points), ...
             self.body.font_size = max(MIN_BODY_SIZE, math.ceil(self.body.font_size) - 1)
         self.pages = self._paginate(room - 18) if self.body.content_height > room else [self.text]
         self.page = min(self.page, len(self.pages) - 1)
@@ -321,20 +324,24 @@ class Overlay:
         body_h = max(self.body.content_height, room if len(self.pages) > 1 else 0)
         buttons_h = 64 if self.buttons else 0
         panel_h = min(height - 40, 90 + body_h + buttons_h + 20)
-        x0, y0 = (width - panel_w) / 2, (height - panel_h) / 2
+        # the panel and its texts on whole pixels: text drawn from half a pixel loses rows of its
+        # letters (the help's first lines had their tops cut off)
+        x0, y0 = (width - panel_w) // 2, (height - panel_h) // 2
+        if keep_in_sight is not None:
+            y0 = _clear_of(keep_in_sight, x0, y0, panel_w, panel_h, height)
         self.panel.position = (x0, y0)
         self.panel.width, self.panel.height = panel_w, panel_h
-        self.title.position = (width / 2, y0 + panel_h - 24, 0)
+        self.title.position = (width // 2, y0 + panel_h - 24, 0)
         self.body.position = (x0 + 30, y0 + panel_h - 76, 0)
         total = sum(b.width for b in self.buttons) + 16 * (len(self.buttons) - 1)
-        x = width / 2 - total / 2
+        x = (width - total) // 2
         for button in self.buttons:
             button.place(x, y0 + 22)
             x += button.width + 16
         self.page_note.text = (f"page {self.page + 1} of {len(self.pages)}: wheel or Page Up / Page Down"
                                if len(self.pages) > 1 else "")
         self.page_note.position = (x0 + panel_w - 24, y0 + buttons_h + 6, 0)
-        self._layout_size = (width, height)
+        self._laid_out = (width, height, keep_in_sight)
 
     def _paginate(self, room: float) -> list[str]:
         """The body's lines in pages that each fit `room` pixels at the current size (a line that
@@ -357,7 +364,7 @@ class Overlay:
         if not 0 <= page < len(self.pages):
             return False
         self.page = page
-        self.layout(*self._layout_size)
+        self.layout(*self._laid_out)
         return True
 
     def set_visible(self, visible: bool) -> None:
@@ -366,3 +373,17 @@ class Overlay:
             item.visible = visible
         for button in self.buttons:
             button.set_visible(visible)
+
+
+def _clear_of(area: Area, x0: float, y0: float, panel_w: float, panel_h: float, height: float) -> float:
+    """The bottom of a dialog's panel (left x0, centred at y0) that leaves `area` in sight: y0
+    where the two do not meet; else centred in the larger band of the window above or below the
+    area that holds it; else at the window's foot, below the area's top (a sheet's title)."""
+    x, y, w, h = area
+    if x >= x0 + panel_w or x + w <= x0 or y >= y0 + panel_h or y + h <= y0:
+        return y0
+    bands = [(low, high) for low, high in ((20, y - 20), (y + h + 20, height - 20)) if high - low >= panel_h]
+    if not bands:
+        return 20
+    low, high = max(bands, key=lambda band: band[1] - band[0])
+    return (low + high - panel_h) // 2

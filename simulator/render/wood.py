@@ -1,4 +1,5 @@
-"""Lit wood for 3D views: a warm key light with soft shadows (a shadow map sampled 16 times around each point),
+"""Lit wood for 3D views: a warm key light with soft shadows (a shadow map read at 16 texels around each point,
+four at a time where the GL has texture gather),
 a hemisphere of room light, procedural wood grain, lacquer gloss, and see-through ghosts.
 
 A view lists what it draws as `Drawn(mesh, model, surface, moving)` items (model: a 4x4 matrix,
@@ -43,6 +44,7 @@ void main() {
 """
 
 _LIT_FRAGMENT = """#version 330 core
+#extension GL_ARB_texture_gather : enable
 in vec3 v_world;
 in vec3 v_local;
 in vec3 v_normal;
@@ -97,11 +99,22 @@ void main() {
         if (projected.z < 1.0 && all(greaterThan(projected.xy, vec2(0.0))) && all(lessThan(projected.xy, vec2(1.0)))) {
             float slope = 1.0 - max(dot(n, light_towards), 0.0);
             float bias = 0.0006 + 0.0025 * slope;
+            float depth = projected.z - bias;
+#ifdef GL_ARB_texture_gather
+            // the same 4 x 4 texels, four at a time: a gather a texel either side of the point
+            // returns the two texels that the nearest taps at 0.5 and 1.5 texels that side read
+            vec4 lit4 = vec4(0.0);
+            for (int x = 0; x < 2; x++)
+                for (int y = 0; y < 2; y++)
+                    lit4 += step(vec4(depth), textureGather(shadow_map, projected.xy + (vec2(x, y) * 2.0 - 1.0) * shadow_texel));
+            lit = dot(lit4, vec4(1.0 / 16.0));
+#else
             lit = 0.0;
             for (int x = 0; x < 4; x++)
                 for (int y = 0; y < 4; y++)
-                    lit += step(projected.z - bias, texture(shadow_map, projected.xy + (vec2(x, y) - 1.5) * shadow_texel).r);
+                    lit += step(depth, texture(shadow_map, projected.xy + (vec2(x, y) - 1.5) * shadow_texel).r);
             lit /= 16.0;
+#endif
         }
     }
     vec3 view_dir = normalize(eye - v_world);

@@ -13,7 +13,8 @@ hand cards to discard, then Keep. When no card fits, a button swaps the hand (or
 Pan by dragging the felt (or the arrows), zoom with the wheel (or + and -); Home fits the
 network to the table again, and the table follows the network as it grows until you move it.
 Without a mouse: 1-4 pick up (or discard) the hand's cards, Tab and Shift+Tab go through every
-spot where the held card fits (or the cards dynamite may blow up), Enter or Space places it.
+spot where the held card fits (or the cards dynamite may blow up, or the hand's cards to discard),
+Enter or Space places it (or blows it up, or discards it).
 """
 
 from __future__ import annotations
@@ -121,7 +122,7 @@ class BandidaView(GameView):
                 ("Wheel or R", "turn the card you hold (Shift+R the other way)"),
                 ("S", "the other side of the super card you hold"),
                 ("Esc", "put the held card back"),
-                ("Click a card", "dynamite: blow it up; discards: discard it"),
+                ("Click a card", "dynamite: blow it up; discards: discard it (or Tab to it, Enter)"),
                 ("K or Enter", "keep the rest (discards); swap or pass when nothing fits"),
                 ("Drag the felt", "pan; wheel zooms, arrows pan, + and - zoom"),
                 ("Home", "fit the network to the table"))
@@ -170,6 +171,7 @@ class BandidaView(GameView):
         self.target: Move | None = None             # where the held card would go now
         self.key_target: Move | None = None         # the spot chosen with Tab (keyboard play)
         self.key_blast: int | None = None           # the card chosen with Tab to blow up
+        self.key_discard: int | None = None         # the hand's card chosen with Tab to discard
         self._drawn_key: Any = None
         self._hand_key: Any = None
         self.gone_rect = (0.0, 0.0, 0.0, 0.0)      # where the cards out of the game are shown
@@ -551,6 +553,15 @@ class BandidaView(GameView):
         self._show_cell(*self.card_centre(x, y, rotation))
         self._refresh_held()
 
+    def _step_key_discard(self, step: int) -> None:
+        count = len(self._hand())
+        if not count:
+            return
+        index = self.key_discard if self.key_discard is not None and self.key_discard < count \
+            else (-1 if step > 0 else 0)
+        self.key_discard = (index + step) % count
+        self._refresh_held()
+
     def _show_cell(self, wx: float, wy: float) -> None:
         """Pan so that a world point chosen from the keyboard is on the table."""
         px, py = self.to_pixel(wx, wy)
@@ -652,6 +663,14 @@ class BandidaView(GameView):
             self.hover_marks.append(self._outline(self.key_blast, (255, 240, 120, 255)))
             self.hint = f"Enter blows up {KINDS[state.placed[self.key_blast][0]].title()}; Tab: the next one."
             return
+        if self.key_discard is not None and state.phase in ("discard", "alarm") \
+                and self.key_discard < len(self.hand_sprites):
+            chosen, kind = self.hand_sprites[self.key_discard]
+            w, h = 2 * self.hand_cell, self.hand_cell
+            self.hover_marks.append(shapes.Box(chosen.x - w / 2 - 3, chosen.y - h / 2 - 3, w + 6, h + 6, thickness=3,
+                                               color=(255, 240, 120, 255), batch=self.batch, group=G_FOCUS))
+            self.hint = f"Enter discards {KINDS[kind].title()}; Tab: the next card."
+            return
         gx, gy, gw, gh = self.gone_rect
         if gx <= self.mouse[0] < gx + gw and gy <= self.mouse[1] < gy + gh:
             self.hint = "Out of the game, latest first: " + _tally(state.removed[::-1]) + "."
@@ -685,7 +704,7 @@ class BandidaView(GameView):
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool | None:
         self.mouse = (float(x), float(y))
         if dx or dy:
-            self.key_target = self.key_blast = None      # the mouse takes over from the keyboard
+            self.key_target = self.key_blast = self.key_discard = None   # the mouse takes over
         self._refresh_held()
         return None
 
@@ -732,7 +751,8 @@ class BandidaView(GameView):
             return True
         kind = self._hand()[index]
         if state.phase in ("discard", "alarm"):
-            self.submit(Move("discard", kind))
+            if self.submit(Move("discard", kind)):
+                self.key_discard = None
             return True
         if state.phase == "blow":
             self.toast.show("first choose the card the dynamite blows up (ringed red)")
@@ -854,6 +874,19 @@ class BandidaView(GameView):
         if symbol == key.TAB and self.state.phase == "blow" and self._person_acts():
             self._step_key_blast(-1 if modifiers & key.MOD_SHIFT else 1)
             return True
+        if self.state.phase in ("discard", "alarm") and self._person_acts():
+            # the discard's own keys: Tab and Enter never go on to the panel's buttons (Save, Load)
+            if symbol == key.TAB:
+                self._step_key_discard(-1 if modifiers & key.MOD_SHIFT else 1)
+                return True
+            if symbol in (key.ENTER, key.RETURN, key.SPACE, key.NUM_ENTER):
+                if self.key_discard is not None:
+                    self._press_hand(self.key_discard)
+                elif self.state.phase == "discard":
+                    self.submit(KEEP)
+                else:
+                    self.toast.show("Tab to the card to discard (or press 1-4), then Enter")
+                return True
         if symbol in (key.ENTER, key.RETURN, key.SPACE, key.NUM_ENTER):
             if self.held is not None and self.key_target is not None:
                 self._place_held()
@@ -891,9 +924,9 @@ class BandidaView(GameView):
         if state.phase == "blow":
             return "Dynamite: click the card to blow up (or Tab to it, Enter)."
         if state.phase == "discard":
-            return "Click cards (or press 1-4) to discard up to 2, then Keep the rest (K)."
+            return "Click cards (or press 1-4, or Tab, Enter) to discard up to 2, then Keep the rest (K)."
         if state.phase == "alarm":
-            return "Alarm: click a card (or press 1-4) to discard."
+            return "Alarm: click a card (or press 1-4, or Tab, Enter) to discard."
         legal = state.legal_actions()
         if legal == [SWAP]:
             return "No card fits: swap your hand."

@@ -113,7 +113,8 @@ def track() -> tuple[tuple[float, float, float, float], ...]:
 
 def turn_outward(hole: int) -> tuple[float, float] | None:
     """For a hole on one of the half turns, the unit vector pointing away from the turn's centre
-    (its symbol goes outside, the dog inside); None for a hole on a straight row."""
+    (the dog and the hole's number go outside, its symbol inside); None for a hole on a straight
+    row."""
     x, y, _, _ = track()[hole]
     for kind, start, *rest in SEGMENTS:
         if kind == "turn":
@@ -401,9 +402,9 @@ class BuddelView(GameView):
 
     def dog_xy(self, hole: int) -> tuple[float, float]:
         x, y, nx, ny = track()[hole]
-        outward = turn_outward(hole)
-        if outward is not None:                     # on a turn: inside it, the symbol outside
-            nx, ny = -outward[0], -outward[1]
+        # on a turn: outside it (inside, the spots beside two holes nearly meet: the dog beside
+        # hole 17 looked to sit between 17 and 18)
+        nx, ny = turn_outward(hole) or (nx, ny)
         return self.px(x + nx * DOG_OFFSET, y + ny * DOG_OFFSET)
 
     def mole_xy(self, state: BuddelState, mole: int) -> tuple[float, float]:
@@ -445,14 +446,15 @@ class BuddelView(GameView):
             radius = HOLE_RADIUS * (1.45 if hole == DEN_ENTRANCE else 1.0)
             _fit(self.holes[hole], hx, hy, 2 * radius * unit)
             if hole <= HOLES:
-                # the symbol just above the hole, its number just below (outside a turn)
+                # the symbol just above the hole, its number just below (on a turn: the symbol
+                # inside it, the number outside, by the dog's place)
                 outward = turn_outward(hole)
                 if outward is None:
                     _fit(self.symbols[hole - 1], hx, hy + 0.07 * unit, 0.042 * unit)
                     self.hole_numbers[hole - 1].position = (hx, hy - 0.058 * unit, 0)
                 else:
                     ox, oy = outward
-                    _fit(self.symbols[hole - 1], hx + ox * 0.072 * unit, hy + oy * 0.072 * unit, 0.042 * unit)
+                    _fit(self.symbols[hole - 1], hx - ox * 0.072 * unit, hy - oy * 0.072 * unit, 0.042 * unit)
                     self.hole_numbers[hole - 1].position = (hx + (ox * 0.07 + oy * 0.04) * unit,
                                                             hy + (oy * 0.07 - ox * 0.04) * unit, 0)
                 self.hole_numbers[hole - 1].font_size = max(6.0, unit * 0.017)

@@ -41,7 +41,7 @@ from simulator.render import theme
 from simulator.render.dice import Die
 from simulator.render.game_view import GameView, ViewContext
 from simulator.render.textures import centred, shadow_pixels, to_image, wood_pixels
-from simulator.render.widgets import AnchorX, fit_width, label
+from simulator.render.widgets import AnchorX, Area, fit_width, label
 
 (G_TABLE_SHADOW, G_TABLE, G_GLOW, G_TOKEN_SHADOW, G_TOKEN, G_TOKEN_MARK, G_DICE, G_TEXT, G_BELL,
  G_BANNER, G_FLASH) = (Group(order=n) for n in range(1, 12))     # dice fly over the players
@@ -434,6 +434,7 @@ class BunkoView(GameView):
         self.banner_middle = 0.0
         self.hover_seat: int | None = None
         self.hovering = False
+        self.mouse: tuple[float, float] | None = None     # where the mouse is over the window
         self._shown_round = state.round
         self._shown_bell = state.bell
         self._shown_rolls = state.rolls
@@ -537,6 +538,7 @@ class BunkoView(GameView):
             self.sheet_visible = True
         self._was_over = state.is_terminal()
         self._refresh()
+        self._refresh_hover()           # a new round seats everyone anew: the hint follows
 
     def _start_move(self, animate: bool) -> None:
         seconds = pace.MOVE_SECONDS[self.state.pace] if animate else 0.0
@@ -633,11 +635,12 @@ class BunkoView(GameView):
         roll = state.last_rolls[t]
         if roll is not None and roll["round"] == state.round:
             return roll_caption(roll, state.target)
-        if state.results:
-            result = state.results[-1]["tables"][t]
+        if state.results:               # last round's, named (the winners may be opponents now)
+            record = state.results[-1]
+            result = record["tables"][t]
             winners = [result["chairs"][c] + 1 for c in range(4) if team_of(c) == result["winner"]]
             a, b = result["score"]
-            return f"P{winners[0]} & P{winners[1]} won {max(a, b)}-{min(a, b)}"
+            return f"round {record['round']}: P{winners[0]} & P{winners[1]} won {max(a, b)}-{min(a, b)}"
         return ""
 
     def _rest_dice(self, drawing: _TableDrawing, state: BunkoState, t: int) -> None:
@@ -702,7 +705,9 @@ class BunkoView(GameView):
         row_h = max(17.0, min(28.0, (height - 200) / rows))
         panel_w = min(width - 40, 640.0)
         panel_h = row_h * rows + 112
-        px, py = x + (width - panel_w) / 2, y + (height - BANNER_HEIGHT - panel_h) / 2
+        # at the top, under the banner: a dialog over the room (the end of the night) leaves
+        # its title and first rows in sight below it
+        px, py = x + (width - panel_w) / 2, y + height - BANNER_HEIGHT - 6 - panel_h
         self.sheet_panel.position = (px, py)
         self.sheet_panel.width, self.sheet_panel.height = panel_w, panel_h
         dark = theme.TEXT_DARK
@@ -736,7 +741,7 @@ class BunkoView(GameView):
             table = state.table_of(seat)[0] + 1
             who = seats[seat].describe()
             values = [str(places[seat]), info.seat_name(seat), *([] if compact else [who]), str(sheet["wins"]),
-                      str(sheet["losses"]), str(sheet["bunkos"]), str(sheet["points"]), "" if over else str(table)]
+                      str(sheet["losses"]), str(sheet["bunkos"]), str(sheet["points"]), str(table)]
             size = max(8.5, min(12.0, row_h * 0.5))
             for (_, cx, anchor), value in zip(columns, values, strict=True):
                 self.sheet_labels.append(label(value, px + cx * scale, ry, size=size, batch=self.batch,
@@ -867,22 +872,27 @@ class BunkoView(GameView):
         return True
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool | None:
-        self.hovering = self.enabled and self.contains(x, y)
-        self.hover_seat = None
-        state = self.state
-        for seat in range(state.players):
-            tx, ty = self.token_xy[seat]
-            table = state.table_of(seat)[0]
-            if math.hypot(x - tx, y - ty) <= self.spots[table].token_radius * 1.1:
-                self.hover_seat = seat
-        self._refresh_hint()
+        self.mouse = (x, y)
+        self._refresh_hover()
         return None
 
     def on_mouse_leave(self, x: int, y: int) -> bool | None:
-        self.hovering = False
-        self.hover_seat = None
-        self._refresh_hint()
+        self.mouse = None
+        self._refresh_hover()
         return None
+
+    def _refresh_hover(self) -> None:
+        """The player under the mouse, and the hint about them or the roll."""
+        self.hover_seat = None
+        self.hovering = self.mouse is not None and self.enabled and self.contains(*self.mouse)
+        if self.mouse is not None:
+            x, y = self.mouse
+            state = self.state
+            for seat in range(state.players):
+                tx, ty = self.token_xy[seat]
+                if math.hypot(x - tx, y - ty) <= self.spots[state.table_of(seat)[0]].token_radius * 1.1:
+                    self.hover_seat = seat
+        self._refresh_hint()
 
     def _refresh_hint(self) -> None:
         state = self.state
@@ -903,6 +913,11 @@ class BunkoView(GameView):
             self.hint = ""
 
     # --- side panel and end screen -----------------------------------------------------------------------
+    def keep_in_sight(self) -> Area | None:
+        """The score sheets while they show: the end dialog leaves the standings in sight."""
+        panel = self.sheet_panel
+        return (panel.x, panel.y, panel.width, panel.height) if self.sheet_visible else None
+
     def seat_icon(self, seat: int) -> Any:
         return _Images.get(f"token:{seat}")
 
