@@ -14,7 +14,7 @@ import numpy as np
 import peek_game  # noqa: F401
 import pytest
 import stack_game  # noqa: F401
-from window_driver import button_named, click, click_on, press
+from window_driver import button_named, click, click_on, move_to, press
 
 pytestmark = pytest.mark.gui
 
@@ -614,18 +614,14 @@ def test_buttons_show_their_shortcut_on_hover(gui):
     window, app = gui
     screen = start(app, window, "tanbo", people(2), {"width": 5, "height": 7})
     button = screen.save_button
-    window.dispatch_event("on_mouse_motion", button.x + 5, button.y + 5, 0, 0)
-    pump(window, 1)
+    move_to(window, button.x + 5, button.y + 5)
     assert screen.tooltip.visible and screen.tooltip.text == "Ctrl+S"
-    window.dispatch_event("on_mouse_motion", 5, 5, 0, 0)
-    pump(window, 1)
+    move_to(window, 5, 5)
     assert not screen.tooltip.visible
-    window.dispatch_event("on_mouse_motion", button.x + 5, button.y + 5, 0, 0)
-    pump(window, 1)
+    move_to(window, button.x + 5, button.y + 5)
     assert screen.tooltip.visible
     screen.resize(window.width, window.height)      # a resize moves the buttons from the mouse:
     assert not screen.tooltip.visible and not button.hover    # no tooltip left behind
-
 
 
 def test_a_tooltip_goes_when_a_dialog_opens_over_its_button(gui):
@@ -633,18 +629,15 @@ def test_a_tooltip_goes_when_a_dialog_opens_over_its_button(gui):
     window, app = gui
     screen = start(app, window, "tanbo", people(2), {"width": 5, "height": 7})
     button = screen.help_button
-    window.dispatch_event("on_mouse_motion", button.x + 5, button.y + 5, 0, 0)
-    pump(window, 1)
+    move_to(window, button.x + 5, button.y + 5)
     assert screen.tooltip.visible and screen.tooltip.text == "F1"
     click_on(window, button)
     assert screen.help.visible
     assert not screen.tooltip.visible and not screen.tooltip_box.visible
-    window.dispatch_event("on_mouse_motion", button.x + 6, button.y + 6, 0, 0)   # under the dialog
-    pump(window, 1)
+    move_to(window, button.x + 6, button.y + 6)   # under the dialog
     assert not screen.tooltip.visible
     click_on(window, button_named(screen, "Close"))
-    window.dispatch_event("on_mouse_motion", button.x + 5, button.y + 5, 0, 0)   # closed: it shows again
-    pump(window, 1)
+    move_to(window, button.x + 5, button.y + 5)   # closed: it shows again
     assert screen.tooltip.visible
 
 

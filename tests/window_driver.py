@@ -10,6 +10,12 @@ def press(window, symbol: int, modifiers: int = 0) -> None:
     window.pump(1)
 
 
+def move_to(window, x: float, y: float) -> None:
+    """Move the mouse to (x, y) and draw a frame."""
+    window.dispatch_event("on_mouse_motion", x, y, 0, 0)
+    window.pump(1)
+
+
 def click(window, x: float, y: float, button: int | None = None) -> None:
     """Move to (x, y), press and release a mouse button there (the left one by default)."""
     from pyglet.window import mouse

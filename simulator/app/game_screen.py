@@ -33,6 +33,7 @@ from simulator.render.widgets import (
     fit_text,
     fit_width,
     label,
+    shrink_to_width,
 )
 
 BUTTONS_HEIGHT = 150            # the three rows of buttons at the bottom of the panel
@@ -204,9 +205,7 @@ class GameScreen(Screen):
         x = panel_x + 20
         y = height - 62.0
         self.heading.position = (x, y, 0)
-        self.heading.font_size = 26
-        while self.heading.content_width > panel_width - 40 and self.heading.font_size > 14:
-            self.heading.font_size -= 1                 # a long title in a narrow panel
+        shrink_to_width(self.heading, panel_width - 40, 26, 14)    # a long title, a narrow panel
         y -= 30
         seats = len(self.seat_names)
         room = height - 92 - BUTTONS_HEIGHT - 110          # what the status and hint need

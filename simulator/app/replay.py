@@ -29,7 +29,16 @@ from simulator.core.text import printable
 from simulator.render import theme
 from simulator.render.game_view import GameView, ViewContext, game_ending
 from simulator.render.screen import Screen
-from simulator.render.widgets import FRONT, MIDDLE, Button, Overlay, fit_text, fit_width, label
+from simulator.render.widgets import (
+    FRONT,
+    MIDDLE,
+    Button,
+    Overlay,
+    fit_text,
+    fit_width,
+    label,
+    shrink_to_width,
+)
 
 STEP_SECONDS = 0.8             # the pace of Play: one move this often
 SETTLE_SECONDS = 10.0          # an animation tick long enough to end any move's animation
@@ -317,9 +326,7 @@ class ReplayScreen(Screen):
         x = panel_x + 20
         y = height - 62.0
         self.heading.position = (x, y, 0)
-        self.heading.font_size = 26
-        while self.heading.content_width > panel_width - 40 and self.heading.font_size > 14:
-            self.heading.font_size -= 1                 # a long title in a narrow panel
+        shrink_to_width(self.heading, panel_width - 40, 26, 14)    # a long title, a narrow panel
         self.subtitle.position = (x, y - 24, 0)
         y -= 40
         seats = len(self.seat_names)

@@ -55,6 +55,15 @@ def fit_text(text_label: pyglet.text.Label, text: str, floor: float) -> None:
         text_label.text = ""
 
 
+def shrink_to_width(text_label: pyglet.text.Label, width: float, size: float, smallest: float,
+                    step: float = 1.0) -> None:
+    """Set a one-line label's font to `size`, smaller by `step` while it is wider than `width`
+    pixels, down to `smallest` (what still does not fit is the caller's: cut it, wrap it, hide it)."""
+    text_label.font_size = size
+    while text_label.content_width > width and text_label.font_size > smallest:
+        text_label.font_size -= step
+
+
 def fit_width(text_label: pyglet.text.Label, text: str, width: float) -> None:
     """Set a one-line label's text, cut with an ellipsis to at most `width` pixels."""
     if text_label.text != text:

@@ -33,7 +33,7 @@ from simulator.games.bandida.rules import KEEP, PASS, SWAP, BandidaState, Move
 from simulator.render.board2d import ClipGroup
 from simulator.render.game_view import GameView, ViewContext
 from simulator.render.textures import centred, to_image
-from simulator.render.widgets import label
+from simulator.render.widgets import label, shrink_to_width
 
 HAND_HEIGHT = 132.0          # the strip of the viewer's hand and the pile
 TOP_HEIGHT = 58.0            # the strip of the other hands
@@ -393,9 +393,7 @@ class BandidaView(GameView):
         banner = self.banner
         banner.multiline, banner.width = False, None
         banner.text = text
-        banner.font_size = 13
-        while banner.content_width > w - 60 and banner.font_size > 10:
-            banner.font_size -= 1
+        shrink_to_width(banner, w - 60, 13, 10)
         if banner.content_width > w - 60:         # a small window: the sentence in lines
             banner.width, banner.multiline = int(w - 60), True
         bw = min(w - 30, banner.content_width + 30)

@@ -10,7 +10,7 @@ from pyglet import shapes
 from pyglet.graphics import Batch, Group
 
 from simulator.render import theme
-from simulator.render.widgets import Button, fit_width, label
+from simulator.render.widgets import Button, fit_width, label, shrink_to_width
 
 G_BAR, G_BAR_TEXT = Group(order=40), Group(order=41)
 MAX_BUTTONS = 3
@@ -41,9 +41,8 @@ class AuctionBar:
         room = self.panel.width - 24
         for text_label, text, size in zip((self.headline, self.subline), self.texts,
                                           (HEADLINE_SIZE, SUBLINE_SIZE), strict=True):
-            text_label.text, text_label.font_size = text, size
-            while text_label.content_width > room and text_label.font_size > SMALLEST_SIZE:
-                text_label.font_size -= 0.5
+            text_label.text = text
+            shrink_to_width(text_label, room, size, SMALLEST_SIZE, step=0.5)
             fit_width(text_label, text, room)
 
     def set_choices(self, choices: list[tuple[str, Callable[[], object]]]) -> None:

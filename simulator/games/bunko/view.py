@@ -41,7 +41,7 @@ from simulator.render import theme
 from simulator.render.dice import Die
 from simulator.render.game_view import GameView, ViewContext
 from simulator.render.textures import centred, shadow_pixels, to_image, wood_pixels
-from simulator.render.widgets import AnchorX, Area, fit_width, label
+from simulator.render.widgets import AnchorX, Area, fit_width, label, shrink_to_width
 
 (G_TABLE_SHADOW, G_TABLE, G_GLOW, G_TOKEN_SHADOW, G_TOKEN, G_TOKEN_MARK, G_DICE, G_TEXT, G_BELL,
  G_BANNER, G_FLASH) = (Group(order=n) for n in range(1, 12))     # dice fly over the players
@@ -579,10 +579,8 @@ class BunkoView(GameView):
         self.target_die.place(left + self.target_caption.content_width + 34, self.banner_middle, 40)
         # what happens now, right of the target die: smaller, then cut short, in a narrow window
         room = self.area[0] + self.area[2] - 30 - (left + self.target_caption.content_width + 34 + 20 + 16)
-        self.phase_label.font_size = 13
         self.phase_label.text = text = self._phase_text(state)
-        while self.phase_label.content_width > room and self.phase_label.font_size > 9:
-            self.phase_label.font_size -= 1
+        shrink_to_width(self.phase_label, room, 13, 9)
         self.phase_label.visible = self.phase_label.content_width <= room
         if not self.phase_label.visible:          # no room beside the die: under the round instead
             fit_width(self.set_label, text, left - self.area[0] - 60)
