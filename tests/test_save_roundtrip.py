@@ -94,12 +94,23 @@ def test_every_save_of_a_board_game_reopens_after_loads_and_more_moves(game, dat
 
 
 @pytest.mark.slow
+@settings(max_examples=3, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data(), first=st.integers(10, 25), second=st.integers(10, 25),
+       seed=st.integers(0, 2**31 - 1))
+def test_every_save_of_bandu_reopens_after_loads_and_more_moves(data, first, second, seed, tmp_path):
+    """With the physics referee: every load replays every placement and compares (3 games
+    here; the long run below draws 10 longer ones)."""
+    _roundtrip("bandu", data.draw(new_game_screen_choices("bandu")), first, second, seed, tmp_path)
+
+
+@pytest.mark.long
 @settings(max_examples=10, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data(), first=st.integers(10, 45), second=st.integers(10, 45),
        seed=st.integers(0, 2**31 - 1))
-def test_every_save_of_bandu_reopens_after_loads_and_more_moves(data, first, second, seed, tmp_path):
-    """With the physics referee: every load replays every placement and compares."""
+def test_every_save_of_bandu_reopens_after_many_loads_and_moves(data, first, second, seed,
+                                                                 tmp_path):
     _roundtrip("bandu", data.draw(new_game_screen_choices("bandu")), first, second, seed, tmp_path)
 
 
