@@ -90,15 +90,24 @@ def test_a_piece_is_worth_beans_only_when_it_mends_a_pointed_top():
         assert BanduAgent(LEVELS[level]).choose(pointed, rng) == Respond("bid", 1), level
 
 
-def test_an_auctioneer_short_of_beans_offers_what_is_easy_for_itself():
+def test_an_auctioneer_short_of_beans_offers_nothing_that_would_come_back_to_it():
+    """With one bean left, a hard piece "to refuse" would go round and end with the auctioneer:
+    it offers one the others take (played out by the same players' answers). With five beans it
+    offers a hard one."""
     rng = random.Random(2)
+    agent = BanduAgent(LEVELS["medium"])
     state = new_game(players=3)
-    state.beans = [1, 5, 5]               # a hard piece "to refuse" would end with seat 0
-    offer = BanduAgent(LEVELS["medium"]).choose(state, rng)
-    assert isinstance(offer, Offer) and offer.auction == "acquire"
-    state.beans = [5, 5, 5]
-    offer = BanduAgent(LEVELS["medium"]).choose(state, rng)
+    state.beans = [1, 5, 5]
+    offer = agent.choose(state, rng)
+    assert isinstance(offer, Offer)
+    state.apply(offer)
+    while state.phase in ("refuse", "acquire"):
+        state.apply(agent.choose(state, rng))
+    assert state.phase == "place" and state.placer != 0
+    state = new_game(players=3)
+    offer = agent.choose(state, rng)
     assert isinstance(offer, Offer) and offer.auction == "refuse"
+    assert rough_cost(state, 1, offer.piece) > 0.4
 
 
 def test_the_chosen_placement_stands_under_the_referee():
@@ -165,3 +174,42 @@ def test_the_same_seed_plays_the_same_game():
         histories.append([h.action for h in c.history])
         c.close()
     assert histories[0] == histories[1]
+
+
+def test_the_rough_model_knows_a_point_on_a_point():
+    """A fir tree on a doorknob falls at once: the rough model rates it dearer than on a flat
+    base, while a washer over the doorknob's knob is cheaper than on the base (it mends the top).
+    The easy player (the rough model alone), with two beans and the next player with none,
+    refuses the fir tree on its doorknob, and would take the washer."""
+    state = new_game(players=3)
+    flat = state.clone()
+    state.towers[1].append("doorknob")
+    state.reserve.remove("doorknob")
+    assert rough_cost(state, 1, "fir-tree") > rough_cost(flat, 1, "fir-tree") + 0.2
+    assert rough_cost(state, 1, "fir-tree") > 0.8
+    assert rough_cost(state, 1, "washer") < rough_cost(flat, 1, "washer") - 0.3
+    state.beans = [5, 2, 0]
+    easy = BanduAgent(LEVELS["easy"])
+    rng = random.Random(5)
+    fir = state.clone()
+    fir.apply(Offer("fir-tree", "refuse"))
+    assert fir.auction.responder == 1
+    assert easy.choose(fir, rng) == Respond("refuse")
+    washer = state.clone()
+    washer.apply(Offer("washer", "refuse"))
+    assert easy.choose(washer, rng) == Respond("accept")
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "strong"])
+def test_a_neighbour_without_beans_is_offered_a_bad_piece(level):
+    """The player on the auctioneer's left has no bean: it must take whatever it is offered "to
+    refuse". The auctioneer (whose own cone a washer would mend "to acquire") offers it, "to
+    refuse", a piece that is hard for that neighbour."""
+    state = new_game(players=3)
+    state.towers[0].append("cone-tall")
+    state.reserve.remove("cone-tall")
+    state.beans = [5, 0, 5]
+    offer = BanduAgent(LEVELS[level]).choose(state, random.Random(6))
+    assert isinstance(offer, Offer) and offer.auction == "refuse"
+    hardness = sorted(rough_cost(state, 1, p) for p in state.reserve)
+    assert rough_cost(state, 1, offer.piece) >= hardness[-8], (offer.piece, hardness[-8:])

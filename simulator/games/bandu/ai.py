@@ -13,10 +13,15 @@ with a hand tremor so that only placements that survive small mistakes score wel
   placement fell (the easy player uses the rules' rough model instead of physics), plus what a
   pointed or rounded top will cost later, less what the top it covers costs now: placing a
   piece gains nothing, unless it mends a pointed top (a washer over a cone).
-- Auctioneer: offers "to refuse" the piece that is hardest for the others relative to itself;
-  "to acquire" only a piece that mends its own tower (free if nobody bids), or when only that
-  auction is played, or when it would itself be the first out of beans. With an empty reserve
-  it takes off the piece whose removal moves its tower least.
+- Auctioneer: weighs every judged piece in every auction kind by who would end up with it. "To
+  refuse": the seat that takes it when everyone answers by the acceptance rule below (a
+  neighbour without beans must take anything: it gets the piece hardest for it), whose cost is
+  the auctioneer's gain, its own loss when the piece comes back to it, plus the beans rivals
+  pay; "to acquire": a piece that mends a rival is bid for, else it is the auctioneer's free.
+  With an empty reserve it takes off the piece whose removal moves its tower least.
+- The rough model (the easy player's whole judgement, everyone's first sort): the rules' fall
+  chance, the top a piece leaves and covers, and the risk of resting it on a point (small for a
+  washer over a cone, large for a fir tree on a doorknob).
 - Answering: accepts in a refuse auction when the piece costs it little enough (the fewer beans
   left, the more it accepts), or when refusing would only bring it back (the others, answering
   by the same rule on the rough model, would refuse it until it is this player's again); bids
@@ -60,6 +65,11 @@ TOP_WEIGHT = 0.5                # what a pointed or rounded top costs the rest o
 MENDS = -0.1                    # a piece whose cost is below this mends its placer's tower
 HOLLOWS_TRIED = 2               # the deepest hollows of a tower's top that placements aim at
 SAME_CENTRE_MM = 4.0            # aim points closer than this are one
+# pieces whose underside has a hole, cup or groove that a pointed or rounded top fits into
+POINT_CATCHERS = frozenset({"washer", "ring", "egg-cup", "arch", "channel", "cove"})
+POINT_CATCHER_RISK = 0.1        # rough model: resting one of them on a point
+POINT_PERCH_RISK = 0.7          # and any other piece (a fir tree on a doorknob)
+BEAN_VALUE = 0.05               # a bean a rival pays, in fall chances: one refusal fewer later
 
 
 @dataclass(frozen=True)
@@ -127,8 +137,14 @@ def top_cost(state: BanduState, seat: int) -> float:
 
 def rough_cost(state: BanduState, seat: int, piece: str) -> float:
     """The rules' rough model of what placing `piece` costs `seat`: its fall chance, plus the
-    top it leaves, less the top it covers (a piece that mends a pointed top can gain)."""
-    return state.fall_chance(seat, piece) + TOP_WEIGHT * (1.0 - top_flatness(piece)) - top_cost(state, seat)
+    top it leaves, less the top it covers (a piece that mends a pointed top can gain), plus
+    the risk of resting it on a pointed or rounded top at all: small for a piece whose hollow
+    underside takes the point (a washer over a cone), large for any other (a fir tree on a
+    doorknob)."""
+    covered = top_cost(state, seat) / TOP_WEIGHT           # 0 flat .. 1 a point
+    perch = POINT_CATCHER_RISK if kind(piece) in POINT_CATCHERS else POINT_PERCH_RISK
+    return (state.fall_chance(seat, piece) + TOP_WEIGHT * (1.0 - top_flatness(piece))
+            - top_cost(state, seat) + perch * covered)
 
 
 def _refuse_auction_taker(state: BanduState, me: int, my_risk: float) -> int:
@@ -328,32 +344,43 @@ class BanduAgent:
             return Offer(pieces[0], "take")
         if not state.reserve:
             return self._offer_from_tower(state, legal)
-        others = [s for s in range(state.players) if state.alive[s] and s != me]
-        pieces = sorted(state.reserve, key=lambda p: (-rough_cost(state, others[0], p) if others else 0, p))
-        judged = pieces[:max(2, self.level.pieces_judged)] + pieces[-2:]
+        alive = [s for s in range(state.players) if state.alive[s]]
+        kinds = state.auction_kinds
+        # the pieces worth judging with physics: those the rough model finds best "to refuse"
+        # (hardest for whoever would end up with them) and the easiest for itself "to acquire"
+        rough = {p: {seat: rough_cost(state, seat, p) for seat in alive} for p in state.reserve}
+        by_refusal = sorted(state.reserve, key=lambda p: (-self._offer_value(state, p, REFUSE, rough[p]), p))
+        by_ease = sorted(state.reserve, key=lambda p: (rough[p][me], p))
+        judged = dict.fromkeys(by_refusal[:max(2, self.level.pieces_judged)] + by_ease[:2])
         labs: dict[int, TowerLab] = {}
         try:
-            scores = []
-            for piece in dict.fromkeys(judged):
-                mine = self.difficulty(state, me, piece, noise, labs)
-                theirs = sum(self.difficulty(state, s, piece, noise, labs) for s in others) / max(1, len(others))
-                scores.append((theirs - 0.6 * mine, mine, piece))
+            costs = {p: {seat: self.difficulty(state, seat, p, noise, labs) for seat in alive} for p in judged}
         finally:
             for lab in labs.values():
                 lab.close()
-        kinds = state.auction_kinds
-        hardest = max(scores)
-        easiest = min(scores, key=lambda s: s[1])
-        # if everyone refused, who would have to take it: with the fewest beans, the auctioneer
-        # itself; then a hard piece "to refuse" would only come back to it
-        forced, _ = state.forced_taker(state.left_of(me))
-        if forced == me:
-            return Offer(easiest[2], ACQUIRE if ACQUIRE in kinds else REFUSE)
-        # "to acquire" only for a piece that mends its own tower (nobody bidding hands it back
-        # free): placing a piece gains nothing else; otherwise the others take the hardest or pay
-        if ACQUIRE in kinds and (easiest[1] < MENDS or REFUSE not in kinds):
-            return Offer(easiest[2], ACQUIRE)
-        return Offer(hardest[2], REFUSE)
+        options = [(self._offer_value(state, p, auction, costs[p]), p, auction)
+                   for p in judged for auction in kinds]
+        value, piece, auction = max(options, key=lambda o: (o[0], o[2] == REFUSE, o[1]))
+        return Offer(piece, auction)
+
+    def _offer_value(self, state: BanduState, piece: str, auction: str, costs: dict[int, float]) -> float:
+        """What offering `piece` in `auction` is worth to the auctioneer, given what the piece
+        costs each seat (rough model or physics): who ends up with it decides. "To refuse": the
+        seat that takes it when each answers by `_accept_threshold` (a neighbour without beans
+        must take anything), its cost being the auctioneer's gain (its loss when the piece comes
+        back to it), plus the beans the rivals pay on the way. "To acquire": a piece that mends
+        a rival's tower is bid for and mends it; otherwise nobody bids and the auctioneer places
+        it itself."""
+        me = state.auctioneer
+        if auction == REFUSE:
+            taker, paid = state.forced_taker(
+                state.left_of(me), lambda seat, beans, refusals: costs[seat] <= _accept_threshold(beans, refusals))
+            drained = BEAN_VALUE * (sum(paid) - 2 * paid[me])
+            return drained + (-costs[me] if taker == me else costs[taker])
+        rivals = [costs[seat] for seat in costs if seat != me and state.beans[seat] > 0]
+        if rivals and min(rivals) < MENDS:
+            return min(rivals) + BEAN_VALUE
+        return -costs[me]
 
     def _offer_from_tower(self, state: BanduState, legal: list[BanduAction]) -> Offer:
         me = state.auctioneer
