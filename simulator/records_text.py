@@ -34,8 +34,8 @@ def format_records(attempts: Sequence[Attempt], bests: Sequence[Attempt], where:
     for a in attempts:
         lines.append(f"{_when(a):<16}  {printable(a.who, 16):<16} {contest(a):<{CONTEST_CHARACTERS}} {a.score:>6} "
                      f"{a.height_mm:>9.1f}  {_yes(a.fell):<4}  {'marked' if a.practice_aid else ''}")
-    lines += ["", "personal bests (the most pieces, then the taller tower; attempts with a practice "
-              "aid do not count)", f"{'variant/chain':<{CONTEST_CHARACTERS}} {'who':<16} {'pieces':>6} "
+    lines += ["", "personal bests (the most pieces, then the taller tower; attempts with the practice "
+              "aid or a hint do not count)", f"{'variant/chain':<{CONTEST_CHARACTERS}} {'who':<16} {'pieces':>6} "
               f"{'height mm':>9}  when (UTC)"]
     for a in bests:
         lines.append(f"{contest(a):<{CONTEST_CHARACTERS}} {printable(a.who, 16):<16} {a.score:>6} "

@@ -134,3 +134,22 @@ def test_a_record_made_with_the_aid_is_marked_and_never_a_best(private_home):
         marks = sorted(a.practice_aid for a in store.attempts())
         assert marks == [False, True]
         assert [b.practice_aid for b in store.personal_bests()] == [False]
+
+
+def test_a_record_made_with_a_hint_is_marked_and_never_a_best(private_home):
+    """The window sets `hint_used` at the first hint: the record is marked, and the mark is
+    refused in a game against others."""
+    from simulator.core.errors import SettingsError
+    from simulator.games.bandu import GAME
+    from simulator.records import RecordStore
+
+    hinted = _finished_solo({"variant": "solo", "hint_used": True})
+    assert "marked as made with a hint" in GAME.finished(hinted)
+    with RecordStore.open() as store:
+        assert [a.practice_aid for a in store.attempts()] == [True]
+        assert store.personal_bests() == []
+    game = get_game("bandu")
+    with pytest.raises(SettingsError, match="hints are for one-player solo and chain games only"):
+        game.new_game(2, {"hint_used": True})
+    with pytest.raises(SettingsError, match="hint_used is true or false"):
+        game.new_game(1, {"variant": "solo", "hint_used": "yes"})

@@ -364,6 +364,45 @@ def test_without_the_aid_no_stand_rate_is_ever_shown(gui):
     assert "Practice aid" not in view.hint
 
 
+def test_a_hint_shows_the_strong_players_placement_and_g_takes_it(gui, private_home):
+    """Solo: G asks for a hint (the game is marked from then on, in its save too); the blue
+    ghost comes without the window waiting; G again releases the piece there and it stands.
+    With two people at the table there is no hint."""
+    from pyglet.window import key
+
+    from simulator.core.controller import PERSON, Seat, TurnController
+    from simulator.render.screenshot import save_png
+
+    window, app = gui
+    screen, view = start_bandu(app, window, [Seat(PERSON)], {"variant": "solo"})
+    assert view.hints is not None and any(k == "G" for k, _ in view.controls)
+    offer(window, view, "washer", "Take it")
+    window.pump(2)
+    pump_until(window, lambda: not view.camera.gliding)
+    assert view.hint_ghost is None and "hint_used" not in screen.controller.settings
+    press(window, key.G)
+    assert screen.controller.settings["hint_used"] is True
+    longest = pump_until(window, lambda: view.hint_ghost is not None, seconds=120)
+    assert longest < 0.5                                      # the window never waited for it
+    window.pump(2)
+    assert "blue ghost" in view.hint
+    save_png(private_home / "hint.png")
+    answer = view.hints.answer
+    press(window, key.G)
+    pump_until(window, lambda: "washer" in screen.controller.state.towers[0] and view.released is None,
+               seconds=60)
+    state = screen.controller.state
+    axis = view.places[0].axis
+    assert state.alive[0]
+    assert state.poses["washer"][0] == pytest.approx(axis[0] * 1000 + answer.x_mm, abs=2.0)
+    assert state.poses["washer"][1] == pytest.approx(axis[1] * 1000 + answer.y_mm, abs=2.0)
+    saved = screen.controller.to_save_dict()
+    assert saved["settings"]["hint_used"] is True
+    assert TurnController.from_save_dict(saved).settings["hint_used"] is True
+    screen2, view2 = start_bandu(app, window, [Seat(PERSON), Seat(PERSON)])
+    assert view2.hints is None and not any(k == "G" for k, _ in view2.controls)
+
+
 def test_the_auction_bar_fits_a_small_window(gui):
     """At 800 x 560 the view is about 530 px wide: every line and button stays inside the bar,
     and the bar inside the view (the headline ran off both sides and a button was cut)."""

@@ -30,7 +30,7 @@ def describe(attempt: Any) -> str:
     """One attempt in a line: score, height, fall, who, when."""
     pieces = f"{attempt.score} piece{'' if attempt.score == 1 else 's'}"
     end = "fell" if attempt.fell else "standing"
-    aid = " · practice aid" if attempt.practice_aid else ""
+    aid = " · aided (practice aid or hint)" if attempt.practice_aid else ""
     return (f"{pieces}, {attempt.height_mm:.0f} mm, {end} · {attempt.who} · "
             f"{attempt.when[:16].replace('T', ' ')}{aid}")
 

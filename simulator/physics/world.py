@@ -371,6 +371,12 @@ class World:
         self.client.changeDynamics(body, -1, mass=0)
         self._wake()
 
+    def hold_still(self, body: int) -> None:
+        """Make a piece immovable where it is (no mass, at rest): other pieces still rest on it
+        and strike it. Until the world closes (a snapshot does not hold masses)."""
+        self.client.resetBaseVelocity(body, (0, 0, 0), (0, 0, 0))
+        self.client.changeDynamics(body, -1, mass=0)
+
     def restore(self, body: int) -> None:
         info = self._bodies[body]
         if info.removed_pose is None:

@@ -46,6 +46,11 @@ def practice_aid_of(settings: Mapping[str, Any]) -> bool:
     raise SettingsError("practice_aid is on or off")
 
 
+def aided(settings: Mapping[str, Any]) -> bool:
+    """Was the game played with an aid: the practice aid on, or a hint taken (hint.py)?"""
+    return practice_aid_of(settings) or settings.get("hint_used") is True
+
+
 CHAIN_PIECES = "pieces:"   # a chain setting written out: "pieces:ring,cube-large,..."
 
 
@@ -73,6 +78,12 @@ def _create(players: int, **settings: Any) -> rules.BanduState:
             raise SettingsError("the practice aid is for one-player solo and chain games only: "
                                 "a game against others never shows a simulated outcome")
     settings.pop("practice_aid", None)
+    hinted = settings.pop("hint_used", False)        # the window's hint (hint.py): a mark
+    if not isinstance(hinted, bool):
+        raise SettingsError("hint_used is true or false")
+    if hinted:
+        if players != 1 or settings.get("variant") not in ("solo", "chain"):
+            raise SettingsError("hints are for one-player solo and chain games only")
     return rules.new_game(players=players, **_chain_setting(settings))
 
 
@@ -138,8 +149,9 @@ def _finished(controller: Any) -> str | None:
     best = attempt.score >= 1 and (before is None or (attempt.score, attempt.height_mm)
                                    > (before.score, before.height_mm))
     if attempt.practice_aid:        # listed, marked, never a personal best
+        used = "the practice aid" if practice_aid_of(controller.settings) else "a hint"
         return (f"Stored in your records ({attempt.height_mm:.0f} mm high), marked as made with "
-                "the practice aid.")
+                f"{used}.")
     return (f"Stored in your records ({attempt.height_mm:.0f} mm high)"
             + (": a personal best!" if best else f"; your best is {before.score} pieces." if before else "."))
 
@@ -153,7 +165,7 @@ def _view() -> type:
 GAME = register(Game(
     info=GameInfo("bandu", "Bandu", "Bid beans, stack wooden pieces, keep your tower standing.",
                   min_players=1, max_players=rules.MAX_PLAYERS, settings=_settings(),
-                  extra_setting_names=("chain",), chance=True, outcomes=True,
+                  extra_setting_names=("chain", "hint_used"), chance=True, outcomes=True,
                   menu_order=10),
     state_class=rules.BanduState,
     create=_create,

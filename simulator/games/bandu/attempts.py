@@ -24,7 +24,7 @@ import numpy as np
 
 from simulator.core.controller import COMPUTER, PERSON, TurnController
 from simulator.core.text import printable
-from simulator.games.bandu import CHAIN_PIECES, chain_text, practice_aid_of
+from simulator.games.bandu import CHAIN_PIECES, aided, chain_text
 from simulator.games.bandu.rules import BUILDING_PIECES, BanduState
 from simulator.pieces.meshes import exact_parts, load_piece
 from simulator.records import WHO_CHARACTERS, Attempt
@@ -95,8 +95,8 @@ def attempt_of(controller: TurnController, practice_aid: bool | None = None,
     A chain read from a scene file is written out in the replay's settings, so the replay
     needs no file. `chain_name`: the scene file's name, when the setting is written out."""
     state = controller.state
-    if practice_aid is None:                 # the game's own setting (the window's aid)
-        practice_aid = practice_aid_of(controller.settings)
+    if practice_aid is None:                 # the game's own settings (the window's aids)
+        practice_aid = aided(controller.settings)
     if not isinstance(state, BanduState) or state.variant not in ("solo", "chain") \
             or state.players != 1 or not state.is_terminal():
         raise ValueError("a record attempt is a finished one-player solo or chain game of Bandu")

@@ -34,6 +34,7 @@ from pyglet.window import key, mouse
 from simulator.core.state import OUTCOME
 from simulator.games.bandu import practice_aid_of
 from simulator.games.bandu.auction_bar import AuctionBar
+from simulator.games.bandu.hint import HINT_SETTING, HintAdvisor
 from simulator.games.bandu.practice import PracticeAid
 from simulator.games.bandu.preview import LandingPreview
 from simulator.games.bandu.referee import orientation_of, tower_axes
@@ -135,6 +136,10 @@ class BanduView(GameView):
         # at the first question, so a replay (which holds no piece) never starts it
         aided = practice_aid_of(context.controller.settings)
         self.practice: PracticeAid | None = PracticeAid() if aided else None
+        # the hint (G): a person building alone only; its process starts at the first hint
+        alone_person = context.controller.state.num_players == 1 and not context.controller.seats[0].is_computer
+        self.hints: HintAdvisor | None = HintAdvisor() if alone_person else None
+        self.hint_ghost: Pose3 | None = None
         self.camera = OrbitCamera(yaw=-90.0, pitch=50.0, distance=2.0, target=Vec3(0.0, 0.07, 0.0),
                                   min_distance=0.12, max_distance=4.5, fov=40.0)
         self.held: Held | None = None
@@ -164,6 +169,9 @@ class BanduView(GameView):
             self.rules_summary = CHAIN_SOLO_RULES if self.bandu.variant == "chain" else SOLO_RULES
             self.controls = tuple(("1, 2", "the bar's buttons: take it, cancel") if k == "1, 2, 3" else (k, v)
                                   for k, v in self.controls)
+            if self.hints is not None:
+                self.controls += (("G", "a hint: the strong player's placement, a blue ghost; G again "
+                                        "releases it there (the record is marked)"),)
         self.scene = TableScene(self.places)
         self.bar = AuctionBar(self.batch)
         self.seat_labels = [label("", size=10.5, batch=self.batch, group=G_LABELS, anchor_x="center",
@@ -209,6 +217,9 @@ class BanduView(GameView):
         if state.phase != "place" or not self._my_turn():
             self.held, self.ghost = None, None
             self.hint = ""
+            if self.hints is not None:
+                self.hints.forget()
+                self.hint_ghost = None
         elif self.held is None or self.held.place.piece != state.auction.piece:  # type: ignore[union-attr]
             self.held = Held(Place(state.auction.piece))                           # type: ignore[union-attr]
             self._ghost_dirty = True
@@ -435,7 +446,21 @@ class BanduView(GameView):
                 self.scene.changed()
             if held is not None:
                 self.hint = self.practice.sentence()
+        self._follow_hint()
         self._refresh_hud_text_only()
+
+    def _follow_hint(self) -> None:
+        """Show the hint's answer as the blue ghost once it comes, and say so."""
+        if self.hints is None or self.held is None:
+            return
+        if self.hints.poll() and self.hints.answer is not None:
+            place = self.hints.answer
+            self.hint_ghost = self.preview.landing(self.bandu, self.bandu.placer, place)
+            self.scene.changed()
+        if self.hints.thinking:
+            self.hint = "Hint: the strong player is thinking ..."
+        elif self.hints.answer is not None:
+            self.hint = "Hint: the blue ghost is where the strong player would release it. G releases it there."
 
     def _refresh_hud_text_only(self) -> None:
         self.bar.set_text(*self._auction_text(self.bandu))
@@ -475,6 +500,8 @@ class BanduView(GameView):
                     tint = GHOST_ON_TABLE
                 items.append(scene.piece(self.held.place.piece, self.ghost, ghost=True, tint=tint))
                 items.append(scene.drop_line(held_pose[0], self.ghost[0][2]))
+            if self.hint_ghost is not None and self.hints is not None and self.hints.answer is not None:
+                items.append(scene.piece(self.hints.answer.piece, self.hint_ghost, ghost=True, tint=HINT_GHOST))
         items += [scene.beans(seat, state.beans[seat]) for seat in range(state.players) if state.beans[seat]]
         return items
 
@@ -507,6 +534,8 @@ class BanduView(GameView):
         self.preview.close()
         if self.practice is not None:
             self.practice.close()
+        if self.hints is not None:
+            self.hints.close()
 
     # --- input -------------------------------------------------------------------------------------
     def _pick(self, x: float, y: float) -> str | None:
@@ -671,7 +700,30 @@ class BanduView(GameView):
         if symbol == key.V and not modifiers & (key.MOD_CTRL | key.MOD_COMMAND):
             self._next_view()
             return True
+        if symbol == key.G and not modifiers & (key.MOD_CTRL | key.MOD_COMMAND):
+            return self._hint_key()
         return None
+
+    def _hint_key(self) -> bool | None:
+        """G: ask for a hint for the held piece (the game is marked as hinted from then on), or,
+        once it is shown, release the piece where it says."""
+        if self.hints is None:
+            if self.held is not None:
+                self.toast.show("Hints are for a person building alone (solo and chain games)")
+            return True if self.held is not None else None
+        if self.held is None or self.controller.outcome_in_progress() is not None:
+            return None
+        answer = self.hints.answer
+        if answer is not None and answer.piece == self.held.place.piece:
+            if self.submit(answer.rounded()):
+                self.held, self.ghost, self.hint_ghost = None, None, None
+                self.hints.forget()
+            return True
+        if not self.controller.settings.get(HINT_SETTING):
+            self.controller.settings[HINT_SETTING] = True      # saved with the game: the record is marked
+            self.toast.show("Hint asked: this attempt will be marked in the records and is never a best")
+        self.hints.ask(self.bandu)
+        return True
 
     def on_key_release(self, symbol: int, modifiers: int) -> bool | None:
         self._keys_down.discard(symbol)
@@ -769,6 +821,7 @@ def _count(n: int, word: str) -> str:
 
 _CTRL_KEYS = {key.LCTRL, key.RCTRL, key.LCOMMAND, key.RCOMMAND}
 GHOST_ON_TABLE = (1.0, 0.25, 0.2)   # the ghost's colour when the release would touch the table
+HINT_GHOST = (0.3, 0.55, 1.0)       # the hint's ghost: where the strong player would release it
 MAGNET_MM = 4.0          # the held piece snaps to the axis or the top piece's centre this near,
 MAGNET_PX = 10.0         # or when the pointer is this near its picture
 ON_TABLE_M = 0.001       # a ghost whose lowest point is this near the table top touches it
