@@ -30,7 +30,7 @@ def format_records(attempts: Sequence[Attempt], bests: Sequence[Attempt], where:
     if not attempts:
         return f"no attempts yet in {where}"
     lines = [f"{'when (UTC)':<16}  {'who':<16} {'variant/chain':<{CONTEST_CHARACTERS}} {'pieces':>6} "
-             f"{'height mm':>9}  {'fell':<4}  practice aid"]
+             f"{'height mm':>9}  {'fell':<4}  aided"]
     for a in attempts:
         lines.append(f"{_when(a):<16}  {printable(a.who, 16):<16} {contest(a):<{CONTEST_CHARACTERS}} {a.score:>6} "
                      f"{a.height_mm:>9.1f}  {_yes(a.fell):<4}  {'marked' if a.practice_aid else ''}")

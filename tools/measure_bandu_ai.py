@@ -2,6 +2,11 @@
 
     .venv/bin/python tools/measure_bandu_ai.py ai:strong,random,random,random --games 16 --seed 200
     .venv/bin/python tools/measure_bandu_ai.py ai:easy,ai:medium,ai:strong,random --games 4 --workers 1
+    .venv/bin/python tools/measure_bandu_ai.py ai:easy,ai:medium,ai:strong,random --games 8 --solo 10 --workers 2
+
+`--solo N` also plays N solo record attempts (all 48 pieces, attempt n with seed S + n, as
+`bandu-sim solo` does, not stored) for each computer level at the table and prints their table
+(best, mean and median pieces standing; the think time of their decisions) in the same run.
 
 Plays complete games with the physics referee (bandu-sim selfplay's games: game n uses seed
 S + n) and prints, per seat, the wins and the think time of every decision (median, 90th
@@ -18,6 +23,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from simulator.core.controller import COMPUTER, Seat, TurnController
+from simulator.games.bandu.solo import AttemptJob
 
 
 def play(job: tuple[list[str], int, dict]) -> dict:
@@ -30,6 +36,40 @@ def play(job: tuple[list[str], int, dict]) -> dict:
     return result
 
 
+def percentiles(times: list[float]) -> dict:
+    ordered = sorted(times)
+    return {"decisions": len(ordered), "median": round(statistics.median(ordered), 3),
+            "p90": round(ordered[int(0.9 * (len(ordered) - 1))], 3), "max": round(ordered[-1], 3)}
+
+
+def solo_attempt(job: AttemptJob) -> dict:
+    controller = TurnController("bandu", job.settings, [Seat(COMPUTER, job.player)], seed=job.seed)
+    try:
+        controller.play_computer_moves()
+        state = controller.state
+        return {"player": job.player, "score": state.score_pieces[0], "fell": not state.alive[0],
+                "think": controller.think_seconds[0]}
+    finally:
+        controller.close()
+
+
+def solo_table(levels: list[str], attempts: int, seed: int, pool: ProcessPoolExecutor | None,
+               reserve: int | None = None) -> dict:
+    """`reserve`: fewer pieces than the full game's 48 (a quick check)."""
+    settings = {"variant": "solo"} | ({"reserve": reserve} if reserve else {})
+    jobs = [AttemptJob(n, level, seed + n, settings) for level in levels for n in range(attempts)]
+    results = list(pool.map(solo_attempt, jobs)) if pool else [solo_attempt(job) for job in jobs]
+    table = {}
+    for level in levels:
+        mine = [r for r in results if r["player"] == level]
+        scores = [r["score"] for r in mine]
+        table[level] = {"attempts": len(mine), "best": max(scores), "mean": round(statistics.mean(scores), 1),
+                        "median": statistics.median(scores), "scores": scores,
+                        "fell": sum(r["fell"] for r in mine),
+                        "think_seconds": percentiles([t for r in mine for t in r["think"]])}
+    return table
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("players")
@@ -37,16 +77,25 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--solo", type=int, default=0, metavar="N",
+                        help="also N solo record attempts for each computer level at the table")
     args = parser.parse_args()
     players = args.players.split(",")
     settings = {k: int(v) if v.isdigit() else v for k, v in (s.split("=", 1) for s in args.setting)}
     jobs = [(players, args.seed + n, settings) for n in range(args.games)]
+    levels = list(dict.fromkeys(p for p in players if p.startswith("ai:")))
     started = time.perf_counter()
+    solo: dict = {}
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
             results = list(pool.map(play, jobs))
+            solo_started = time.perf_counter()
+            solo = solo_table(levels, args.solo, args.seed, pool, settings.get("reserve")) if args.solo else {}
     else:
         results = [play(job) for job in jobs]
+        solo_started = time.perf_counter()
+        solo = solo_table(levels, args.solo, args.seed, None, settings.get("reserve")) if args.solo else {}
+    solo_seconds = time.perf_counter() - solo_started
     wins = [sum(seat in r["winners"] and len(r["winners"]) == 1 for r in results) for seat in range(len(players))]
     shared = sum(len(r["winners"]) > 1 for r in results)
     think: dict[str, list[float]] = {}
@@ -54,12 +103,12 @@ def main() -> None:
         for seat, times in enumerate(r["think"]):
             think.setdefault(players[seat], []).extend(times)
     report = {"players": players, "games": args.games, "seed": args.seed, "wins": wins, "shared_wins": shared,
-              "wall_seconds": round(time.perf_counter() - started, 1),
-              "mean_placements": round(statistics.mean(r["placements"] for r in results), 1),
-              "think_seconds": {p: {"decisions": len(t), "median": round(statistics.median(t), 3),
-                                    "p90": round(sorted(t)[int(0.9 * (len(t) - 1))], 3),
-                                    "max": round(max(t), 3)}
-                                for p, t in think.items() if t and p != "random"}}
+              "wall_seconds": round(solo_started - started, 1),
+              "mean_placements": round(statistics.mean(r["placements"] for r in results), 1) if results else None,
+              "think_seconds": {p: percentiles(t) for p, t in think.items() if t and p != "random"}}
+    if solo:
+        report["solo"] = solo
+        report["solo_wall_seconds"] = round(solo_seconds, 1)
     print(json.dumps(report, indent=1))
 
 

@@ -1,0 +1,30 @@
+"""tools/measure_bandu_ai.py prints the match table, the think times and the solo table in one
+run (a short run here: three pieces)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TOOL = Path(__file__).resolve().parent.parent / "tools" / "measure_bandu_ai.py"
+
+pytestmark = pytest.mark.slow
+
+
+def test_one_run_prints_the_match_the_think_times_and_the_solo_table():
+    result = subprocess.run([sys.executable, str(TOOL), "ai:easy,random", "--games", "2", "--seed", "4",
+                             "--solo", "2", "--setting", "reserve=3"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout[result.stdout.index("{"):])
+    assert sum(report["wins"]) + report["shared_wins"] <= 2 and len(report["wins"]) == 2
+    assert set(report["think_seconds"]) == {"ai:easy"}
+    solo = report["solo"]["ai:easy"]
+    assert solo["attempts"] == 2 and len(solo["scores"]) == 2
+    assert 0 <= min(solo["scores"]) and solo["best"] == max(solo["scores"]) <= 3
+    assert solo["mean"] == pytest.approx(sum(solo["scores"]) / 2, abs=0.05)
+    assert solo["think_seconds"]["decisions"] >= 2
