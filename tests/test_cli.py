@@ -39,7 +39,7 @@ def test_selfplay_json():
 
 
 def test_a_solo_selfplay_seats_one_player_and_the_physics_prints_nothing():
-    result = run("selfplay", "bandu", "--setting", "variant=solo", "--games", "1", "--seed", "3")
+    result = run("selfplay", "bandu", "--setting", "variant=solo", "--setting", "reserve=8", "--games", "1", "--seed", "3")
     assert result.returncode == 0, result.stderr       # a solo game of two was refused
     assert "seat 0" in result.stdout and "seat 1" not in result.stdout
     assert "pybullet" not in result.stdout.lower() + result.stderr.lower()   # its build banner

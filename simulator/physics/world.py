@@ -161,7 +161,7 @@ def _cylinder_span(centre_z: float, orientation: Quat, diameter_mm: float,
                    height_mm: float) -> tuple[float, float]:
     """The lowest and highest z of an exact cylinder (its axis the piece's z) centred at
     `centre_z`: half its height along the axis's vertical part, its radius across the rest."""
-    axis_z = abs(rotate(orientation, np.array([[0.0, 0.0, 1.0]]))[0, 2])
+    axis_z = float(abs(rotate(orientation, np.array([[0.0, 0.0, 1.0]]))[0, 2]))   # a float, not numpy's
     reach = (height_mm / 2 * axis_z + diameter_mm / 2 * math.sqrt(max(0.0, 1 - axis_z * axis_z))) / 1000.0
     return centre_z - reach, centre_z + reach
 

@@ -48,8 +48,9 @@ class OrbitCamera:
                  yaw: float | None = None, pitch: float | None = None) -> None:
         """Move smoothly (over about half a second) to what is given; the rest stays."""
         yaw_goal = self.yaw if yaw is None else self.yaw + ((yaw - self.yaw + 180.0) % 360.0 - 180.0)
-        self._goal = (yaw_goal, self.pitch if pitch is None else pitch,
-                      self.distance if distance is None else distance,
+        # plain floats: pyglet's Vec3 cannot be multiplied by a numpy scalar
+        self._goal = (float(yaw_goal), float(self.pitch if pitch is None else pitch),
+                      float(self.distance if distance is None else distance),
                       self.target if target is None else target)
 
     @property
