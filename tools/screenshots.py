@@ -6,6 +6,8 @@ Tanbo: a few seeded moves, so the picture shows a game in progress with a remova
 Bandu: a three-player game after a few seeded placements (the table), a person's answer to an
 auction to refuse (the auction), and tools/measure_bandu_fps.py's 20-piece tower collapsing,
 two simulated seconds in (the collapse), and a solo game's practice aid (a red ghost).
+`... tools/screenshots.py tall` makes only the tower ai:strong builds alone (solo, seed 1000:
+the last position before its tower fell, played headless first, several minutes).
 Bandu at three window sizes: a three-seat game's first auction at 800 x 560 (the smallest the
 program allows), 1280 x 720 and 1920 x 1080 (screenshot-bandu-WxH.png).
 Bunko: a seeded 12-player night in its second round. Bandida: mode 2, nine rounds in, a card
@@ -32,6 +34,10 @@ def main() -> None:
     window.pump(2)
     if sys.argv[1:] == ["sizes"]:
         bandu_sizes_screenshots(window, app)
+        window.close()
+        return
+    if sys.argv[1:] == ["tall"]:
+        tall_tower_screenshot(window, app)
         window.close()
         return
     window.take_screenshot(DOCS / "screenshot-menu.png")
@@ -172,6 +178,42 @@ def bandu_sizes_screenshots(window, app) -> None:
         window.take_screenshot(DOCS / f"screenshot-bandu-{width}x{height}.png")
     window.set_size(1280, 800)
     window.dispatch_event("on_resize", 1280, 800)
+
+
+def strong_solo_tower(seed: int = 1000) -> dict:
+    """ai:strong's solo game of `seed`, headless, as a save of its last position before the
+    tower fell (or of its end)."""
+    from simulator.core.controller import COMPUTER, Seat, TurnController
+
+    controller = TurnController("bandu", {"variant": "solo"}, [Seat(COMPUTER, "ai:strong")], seed=seed)
+    try:
+        standing = controller.to_save_dict()
+        while not controller.is_over():
+            controller.play_computer_moves(limit=1)
+            state = controller.state
+            if state.phase == "offer" and state.alive[0]:
+                standing = controller.to_save_dict()
+        return standing
+    finally:
+        controller.close()
+
+
+def tall_tower_screenshot(window, app) -> None:
+    from measure_bandu_fps import settle_view
+    from pyglet.math import Vec3
+
+    from simulator.core.controller import TurnController
+    from simulator.render.screenshot import save_png
+
+    controller = TurnController.from_save_dict(strong_solo_tower(), verify=False)
+    app._show_game(controller)
+    view = window.top.view
+    settle_view(window, view)
+    axis = view.places[0].axis
+    top = view.preview.tower_top(view.bandu, 0)
+    view.camera.glide_to(Vec3(axis[0], axis[1], top * 0.5), distance=top * 2.1 + 0.3, pitch=12.0)
+    settle_view(window, view)
+    save_png(DOCS / "screenshot-bandu-tall-tower.png")
 
 
 def practice_aid_screenshot(window, app) -> None:
