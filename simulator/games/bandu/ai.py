@@ -53,6 +53,7 @@ from simulator.games.bandu.rules import (
     Offer,
     Place,
     Respond,
+    tower_key,
 )
 from simulator.physics.hollows import tower_hollows
 from simulator.physics.placement import most_stable_orientation, resting_faces
@@ -396,7 +397,7 @@ class BanduAgent:
                 lab.close()
         options = [(self._offer_value(state, p, auction, costs[p]), p, auction)
                    for p in judged for auction in kinds]
-        value, piece, auction = max(options, key=lambda o: (o[0], o[2] == REFUSE, o[1]))
+        _, piece, auction = max(options, key=lambda o: (o[0], o[2] == REFUSE, o[1]))
         return Offer(piece, auction)
 
     def _offer_value(self, state: BanduState, piece: str, auction: str, costs: dict[int, float]) -> float:
@@ -427,7 +428,7 @@ class BanduAgent:
     @staticmethod
     def _plan_key(state: BanduState, piece: str) -> tuple:
         seat = state.placer if state.phase == "place" else state.auctioneer
-        return (seat, piece, tuple(state.towers[seat]), tuple(tuple(state.poses.get(p, ())) for p in state.towers[seat]))
+        return (piece, tower_key(state, seat))
 
     def _offer_to_build(self, state: BanduState, pieces: list[str], noise: np.random.Generator) -> Offer:
         """Take the first piece of the builder's plan that stands: the first `shortlist` pieces

@@ -10,12 +10,10 @@ second ghost that the person can take (Enter) or ignore.
 
 from __future__ import annotations
 
-import multiprocessing
 from typing import Any
 
-from simulator.core.outcomes import stop_process
-from simulator.games.bandu.practice import tower_key
-from simulator.games.bandu.rules import BanduState, Place
+from simulator.games.bandu.asking import AskedProcess
+from simulator.games.bandu.rules import BanduState, Place, tower_key
 
 HINT_SETTING = "hint_used"
 HINT_LEVEL = "strong"
@@ -44,58 +42,23 @@ def _hint_worker(connection: Any) -> None:
         message = connection.recv()
 
 
-class HintAdvisor:
+class HintAdvisor(AskedProcess):
     """Asks the hint process for a suggestion; `poll()` takes its answer."""
 
     def __init__(self) -> None:
-        self._process: Any = None
-        self._connection: Any = None
-        self._request = 0
-        self._asked: tuple | None = None
+        super().__init__(_hint_worker, (), "hint")
         self.answer: Place | None = None
 
     def ask(self, state: BanduState) -> None:
         """A suggestion for the placement `state` awaits (asked again for the same, nothing new
         is asked)."""
-        question = (state.auction.piece if state.auction else None, tower_key(state, state.placer))
-        if question == self._asked:
-            return
-        if self._process is None or not self._process.is_alive():
-            self.close()
-            context = multiprocessing.get_context("spawn")
-            parent, child = context.Pipe()
-            self._process = context.Process(target=_hint_worker, args=(child,), name="hint", daemon=True)
-            self._process.start()
-            child.close()
-            self._connection = parent
-        self._asked, self.answer = question, None
-        self._request += 1
-        try:
-            self._connection.send((self._request, state))
-        except (OSError, ValueError):
-            self.close()
+        piece = state.auction.piece if state.auction else None
+        self._ask((piece, tower_key(state, state.placer)), state)
+
+    def _answer_from(self, reply: tuple) -> Place:
+        (place,) = reply
+        return place
 
     @property
     def thinking(self) -> bool:
         return self._asked is not None and self.answer is None
-
-    def poll(self) -> bool:
-        """Take an answer that came; True when the newest question got its answer."""
-        changed = False
-        try:
-            while self._connection is not None and self._connection.poll():
-                request, place = self._connection.recv()
-                if request == self._request:
-                    self.answer, changed = place, True
-        except (EOFError, OSError):
-            self._connection, self._process, self._asked = None, None, None
-        return changed
-
-    def forget(self) -> None:
-        """The placement is over: its suggestion is no longer shown."""
-        self._asked, self.answer = None, None
-        self._request += 1
-
-    def close(self) -> None:
-        stop_process(self._connection, self._process)
-        self._connection, self._process = None, None

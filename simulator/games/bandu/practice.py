@@ -11,14 +11,13 @@ trials come in.
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from simulator.core.outcomes import stop_process
-from simulator.games.bandu.rules import BanduState, Place
+from simulator.games.bandu.asking import AskedProcess
+from simulator.games.bandu.rules import BanduState, Place, tower_key
 from simulator.physics.tremor import Tremor
 
 TRIALS = 8
@@ -49,12 +48,6 @@ class StandRate:
         return (f"Practice aid: this release stood {self.stood} of {self.tried} times with a "
                 f"{PRACTICE_TREMOR.position_mm:g} mm / {PRACTICE_TREMOR.angle_deg:g} degree "
                 f"hand tremor{state}.")
-
-
-def tower_key(state: BanduState, seat: int) -> tuple:
-    """What a trial of `seat`'s tower depends on: its pieces and their settled poses."""
-    return (state.players, seat, tuple(state.towers[seat]),
-            tuple(tuple(state.poses.get(p, ())) for p in state.towers[seat]))
 
 
 def _probe_worker(connection: Any, trials: int, tremor: Tremor) -> None:
@@ -94,66 +87,23 @@ def _probe_worker(connection: Any, trials: int, tremor: Tremor) -> None:
         lab.close()
 
 
-class StandRateProbe:
+class StandRateProbe(AskedProcess):
     """Asks the probe process how often a release stands; `poll()` takes its answers."""
 
     def __init__(self, trials: int = TRIALS, tremor: Tremor = PRACTICE_TREMOR) -> None:
+        super().__init__(_probe_worker, (trials, tremor), "practice-aid")
         self.trials = trials
         self.tremor = tremor
-        self._process: Any = None
-        self._connection: Any = None
-        self._request = 0
-        self._asked: tuple | None = None
-        self.answer: StandRate | None = None      # for the newest question, as far as it got
-
-    def _start(self) -> None:
-        context = multiprocessing.get_context("spawn")
-        parent, child = context.Pipe()
-        self._process = context.Process(target=_probe_worker, args=(child, self.trials, self.tremor),
-                                        name="practice-aid", daemon=True)
-        self._process.start()
-        child.close()
-        self._connection = parent
+        self.answer: StandRate | None = None
 
     def ask(self, state: BanduState, seat: int, place: Place) -> None:
         """How often would `place` released over `seat`'s tower stand? (Asked again for the
         same release and tower, nothing new is asked.)"""
-        question = (place, tower_key(state, seat))
-        if question == self._asked:
-            return
-        if self._process is None or not self._process.is_alive():
-            self.close()
-            self._start()
-        self._asked = question
-        self._request += 1
-        self.answer = None
-        try:
-            self._connection.send((self._request, state, seat, place))
-        except (OSError, ValueError):
-            self.close()
+        self._ask((place, tower_key(state, seat)), state, seat, place)
 
-    def poll(self) -> bool:
-        """Take the answers that came; True when the newest question's answer changed."""
-        changed = False
-        connection = self._connection
-        try:
-            while connection is not None and connection.poll():
-                request, stood, tried = connection.recv()
-                if request == self._request:
-                    self.answer = StandRate(stood, tried, self.trials)
-                    changed = True
-        except (EOFError, OSError):                  # the process died: ask again to restart it
-            self._connection, self._process, self._asked = None, None, None
-        return changed
-
-    def forget(self) -> None:
-        """No question stands (the piece was released or put away)."""
-        self._asked, self.answer = None, None
-        self._request += 1
-
-    def close(self) -> None:
-        stop_process(self._connection, self._process)
-        self._connection, self._process = None, None
+    def _answer_from(self, reply: tuple) -> StandRate:
+        stood, tried = reply
+        return StandRate(stood, tried, self.trials)
 
 
 def stand_rate_colour(rate: float) -> tuple[float, float, float]:

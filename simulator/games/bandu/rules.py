@@ -765,6 +765,12 @@ def seeded_chain(seed: int, length: int = len(BUILDING_PIECES)) -> tuple[str, ..
     return tuple(random.Random(f"bandu-chain:{seed}").sample(BUILDING_PIECES, min(length, len(BUILDING_PIECES))))
 
 
+def tower_key(state: BanduState, seat: int) -> tuple:
+    """What a trial of `seat`'s tower depends on: its pieces and their settled poses."""
+    return (state.players, seat, tuple(state.towers[seat]),
+            tuple(tuple(state.poses.get(p, ())) for p in state.towers[seat]))
+
+
 def new_game(players: int = 2, beans: int = 5, auctions: str = "both", variant: str = "standard",
              reserve: int = 48, first: int = 0, chain: tuple[str, ...] | int | None = None) -> BanduState:
     if isinstance(chain, bool):
