@@ -73,6 +73,19 @@ def test_a_piece_that_would_come_back_anyway_is_taken_without_paying():
         assert agent.choose(state, rng) == Respond("refuse"), level
 
 
+def test_a_hard_piece_is_refused_when_the_others_may_well_take_it():
+    """Four players with five beans each: the first asked would run out first if everyone
+    refused the square pyramid to the end, but nobody is sure to refuse (a random player takes
+    half of what it is offered): each of the three others may take it on the way, so a bean is
+    worth paying to pass it on."""
+    rng = random.Random(1)
+    state = new_game(players=4)
+    state.apply(Offer("pyramid-square", "refuse"))
+    assert state.forced_taker()[0] == state.auction.responder == 1
+    for level in ("easy", "medium", "strong"):
+        assert BanduAgent(LEVELS[level]).choose(state.clone(), rng) == Respond("refuse"), level
+
+
 def test_a_piece_is_worth_beans_only_when_it_mends_a_pointed_top():
     """Placing a piece gains nothing on a flat top, so nobody bids for a cube there; on a cone a
     washer (it slips over the point and leaves a flat top) is worth bidding for."""

@@ -83,6 +83,22 @@ def test_an_eliminated_player_is_not_in_the_circle():
     assert state.forced_taker(1) == (1, [1, 1, 0, 1])
 
 
+def test_the_odds_of_who_ends_up_with_a_refused_piece():
+    """Two players with a bean each, who take the piece half the time: seat 1 takes it at once
+    (1/2), or pays and seat 0 takes it (1/4), or pays too and seat 1, without beans, must (1/4).
+    Chances of 0 and 1 give forced_taker's one seat; the chances always add up to one."""
+    state = new_game(players=2, beans=1)
+    takes, paid = state.refusal_odds(1, lambda seat, beans, refusals: 0.5)
+    assert takes == pytest.approx([0.25, 0.75]) and paid == pytest.approx([0.25, 0.5])
+    state = new_game(players=4, beans=3)
+    state.beans = [3, 1, 2, 3]
+    takes, paid = state.refusal_odds(2)
+    assert takes == [0.0, 1.0, 0.0, 0.0] and paid == [2.0, 1.0, 2.0, 2.0]
+    assert state.forced_taker(2) == (1, [2, 1, 2, 2])
+    takes, _ = state.refusal_odds(2, lambda seat, beans, refusals: 0.1 * seat + 0.05 * refusals)
+    assert sum(takes) == pytest.approx(1.0) and all(t > 0 for t in takes)
+
+
 def test_a_bid_war():
     state = new_game(players=3, beans=5)
     play(state, "offers cube-large to acquire")

@@ -264,6 +264,13 @@ def test_settings_the_game_refuses_are_said_and_the_new_game_screen_stays(gui):
 
     click_on(window, button_named(screen, "Solo (one player)"))  # a solo game is for one player:
     assert screen.players() == 1 and len(screen.seat_rows) == 1  # the count follows
+    assert aid() == "Off"                                        # but the aid is never turned on
+    rows = {setting.name: row for setting, row in screen.setting_rows}
+    assert rows["beans"].hidden and rows["auctions"].hidden      # no auctions alone: no such rows
+    assert not any(b.visible or b.enabled for b in rows["beans"].options)
+    assert "beans" not in screen.settings() and screen.settings()["variant"] == "solo"
+    standard = rows["variant"].options[0]
+    assert standard.text.text == "Standard" and not standard.enabled   # a standard game needs two
     count_two = next(b for b in screen.count_row.options if b.text.text == "2")
     click_on(window, count_two)                                  # two players: not solo any more
     assert screen.players() == 2 and variant() == "Standard"

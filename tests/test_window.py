@@ -760,8 +760,52 @@ def test_the_panel_logs_every_move_and_the_wheel_scrolls_back_through_them(gui):
     x, top = log.label.x + 20, log.label.y - 5
     window.dispatch_event("on_mouse_scroll", x, top, 0, 3)    # up: back through the game
     pump(window, 1)
-    assert log.shown == (first - 1, last - 1) and log.lines[-1] not in log.label.text
+    # one move back, and a last line saying so: one move fewer fits
+    assert log.shown == (first, last - 1) and log.lines[-1] not in log.label.text
+    assert log.label.text.splitlines()[-1] == "\u25bc 1 newer (wheel down)"
     controller.submit(rng.choice(controller.state.legal_actions()))
     pump(window)
-    assert log.shown[1] == 31 and log.lines[-1].startswith("31. ")
+    assert log.shown[1] == 31 and log.lines[-1].startswith("31. ") and "newer" not in log.label.text
     assert log.label.y - log.label.content_height >= screen.text_floor - 1   # above the buttons
+
+
+def test_every_move_so_far_opens_in_a_dialog_in_any_window(gui):
+    """Ctrl+L or the panel's Moves button shows the whole log, at its newest page, also where
+    the panel has no room for it (800 x 560 with three seats); Ctrl+L again closes it."""
+    import random
+
+    from pyglet.window import key
+
+    from simulator.core.controller import PERSON, Seat
+
+    window, app = gui
+    window.set_size(800, 560)
+    window.dispatch_event("on_resize", 800, 560)
+    try:
+        screen = start(app, window, "tanbo", [Seat(PERSON), Seat(PERSON)], {"width": 7, "height": 7})
+        controller, rng = screen.controller, random.Random(5)
+        for _ in range(60):
+            controller.submit(rng.choice(controller.state.legal_actions()))
+        pump(window)
+        moves = len(controller.history)
+        assert not controller.is_over() and not screen._modals
+        assert screen.moves_button.visible and screen.moves_button.x + screen.moves_button.width <= 800
+        window.dispatch_event("on_key_press", key.L, key.MOD_CTRL)
+        pump(window, 1)
+        dialog = screen.moves
+        assert dialog.visible and len(dialog.pages) > 1 and dialog.page == len(dialog.pages) - 1
+        assert dialog.body.text.splitlines()[-1].startswith(f"{moves}. ")
+        assert dialog.text.splitlines()[0].startswith("1. Black ")
+        window.dispatch_event("on_key_press", key.L, key.MOD_CTRL)
+        pump(window, 1)
+        assert not dialog.visible
+        screen.moves_button.click()
+        pump(window, 1)
+        assert dialog.visible
+        window.dispatch_event("on_key_press", key.ESCAPE, 0)
+        pump(window, 1)
+        assert not dialog.visible
+    finally:
+        window.set_size(1280, 800)
+        window.dispatch_event("on_resize", 1280, 800)
+        app.show_menu()

@@ -41,6 +41,7 @@ COMMON_KEYS = (
     ("Ctrl+Z or U", "undo your last move (and the computer's answer)"),
     ("Ctrl+S", "save the game"),
     ("Ctrl+O", "open a saved game"),
+    ("Ctrl+L", "every move so far (the panel's log, whole)"),
     ("F1 or H", "show or hide this help"),
     ("Tab, Enter", "move between buttons, press one"),
     ("Esc", "close a window; in the game, back to the menu"),
@@ -96,9 +97,10 @@ class GameScreen(Screen):
         self.save_button = Button("Save", self.save, self.batch, width=134, tooltip="Ctrl+S")
         self.load_button = Button("Load", app.open_saved_games, self.batch, width=134, tooltip="Ctrl+O")
         self.help_button = Button("Help", self.toggle_help, self.batch, width=134, tooltip="F1")
-        self.menu_button = Button("Menu", self.ask_to_leave, self.batch, width=282)
+        self.menu_button = Button("Menu", self.ask_to_leave, self.batch, width=134)
+        self.moves_button = Button("Moves", self.toggle_moves, self.batch, width=134, tooltip="Ctrl+L")
         self.buttons += [self.undo_button, self.save_button, self.load_button, self.help_button,
-                         self.menu_button]
+                         self.menu_button, self.moves_button]
 
         own = {k for k, _ in self.view.controls}         # a game's own meaning of a key wins
         keys = "\n".join(f"{k:<14} {v}" for k, v in (*self.view.controls,
@@ -107,6 +109,10 @@ class GameScreen(Screen):
                                   f"KEYS\n{keys}\n\nRULES IN SHORT\n{self.view.rules_summary}", width=720)
         self.help.body.font_name = ["DejaVu Sans Mono", "monospace"]
         self.help.button("Close", self.toggle_help, primary=True, width=140)
+        # the whole move log, newest page first shown: in a small window the panel has no room
+        # for the log at all, and a long game's start is many wheel turns back
+        self.moves = self._overlay("Moves so far", "", width=680, body_size=11.5)
+        self.moves.button("Close", self.toggle_moves, primary=True, width=140)
         self.end = self._overlay("", "", width=660, body_size=14)
         self.end.button("Look at the board", lambda: self.close_modal(self.end), width=190)
         self.end.button("Replay", lambda: self.app.replay_game(self.controller), width=120)
@@ -242,7 +248,8 @@ class GameScreen(Screen):
         base = 34
         self.text_floor = base + BUTTONS_HEIGHT + 6
         half = (panel_width - 52) / 2                   # two buttons a row, 12 px apart
-        self.menu_button.place(x, base, width=panel_width - 40)
+        self.menu_button.place(x, base, width=half)
+        self.moves_button.place(x + half + 12, base, width=half)
         self.help_button.place(x + half + 12, base + 50, width=half)
         self.load_button.place(x, base + 50, width=half)
         self.save_button.place(x + half + 12, base + 100, width=half)
@@ -393,6 +400,15 @@ class GameScreen(Screen):
         if not self.close_modal(self.help):
             self.open_modal(self.help)
 
+    def toggle_moves(self) -> None:
+        """Show every move so far in a dialog, at its newest page (older pages: wheel, Page Up)."""
+        if self.close_modal(self.moves):
+            return
+        self._refresh_log()
+        self.moves.set_text(body="\n".join(self.move_log.lines) or "No moves yet.")
+        self.open_modal(self.moves)
+        self.moves.turn_page(len(self.moves.pages) - 1)
+
     def rematch(self) -> None:
         self.app.start_game(self.controller.game.name, self.controller.settings, self.controller.seats)
 
@@ -412,6 +428,8 @@ class GameScreen(Screen):
     def modal_key(self, overlay: Overlay, symbol: int, modifiers: int) -> bool | None:
         if overlay is self.help and symbol in (key.F1, key.H):
             self.toggle_help()
+        elif overlay is self.moves and symbol == key.L and modifiers & key.MOD_CTRL:
+            self.toggle_moves()
         return EVENT_HANDLED
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
@@ -424,6 +442,8 @@ class GameScreen(Screen):
             self.save()
         elif symbol == key.O and ctrl:
             self.app.open_saved_games()
+        elif symbol == key.L and ctrl:
+            self.toggle_moves()
         elif symbol in (key.ENTER, key.RETURN) and self.controller.is_over() and not self._modals \
                 and self.focus.focused is None:
             self._show_end()            # after "Look at the board": the results again

@@ -44,19 +44,20 @@ class MoveLog:
         return left <= x <= left + width and bottom <= y <= top
 
     def _fill(self) -> None:
-        """As many moves as fit above the bottom, ending `back` moves before the newest."""
+        """As many moves as fit above the bottom, ending `back` moves before the newest; scrolled
+        back, a last line says how many newer moves are below."""
         _, bottom, _, top = self._area
         room = top - bottom
         last = len(self.lines) - self.back
+        tail = [f"\u25bc {self.back} newer (wheel down)"] if self.back else []
         first = last
         self.label.text = ""
         while first > 0:
-            text = "\n".join(self.lines[first - 1:last])
-            self.label.text = text
+            self.label.text = "\n".join([*self.lines[first - 1:last], *tail])
             if self.label.content_height > room:
                 break
             first -= 1
-        self.label.text = "\n".join(self.lines[first:last]) if first < last else ""
+        self.label.text = "\n".join([*self.lines[first:last], *tail]) if first < last else ""
         if self.label.content_height > room:         # not even the newest fits
             self.label.text = ""
             first = last

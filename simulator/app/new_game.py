@@ -46,6 +46,7 @@ class _ChoiceRow:
         self.selected = selected
         self.locked: int | None = None
         self.offered = [True] * len(options)     # the options that make sense now (shown)
+        self.hidden = False                      # the whole row means nothing now (Choice.hides)
         self.options: list[Button] = []
         for n, text in enumerate(options):
             button = Button(text, partial(self.choose, n), screen.batch, size=12.5, width=option_width,
@@ -194,10 +195,11 @@ class NewGameScreen(Screen):
             choice = setting.choices[row.selected]
             if now[n + 1] != self._seen[n + 1] and not count_changed and choice.players in self.counts:
                 self.count_row.select(self.counts.index(choice.players))
-            elif self.players() in tied and (choice.players is not None or row.selected == setting.default
-                                             or all(tied)):
-                # the count leads to the choice that goes with it, unless a person picked another
-                # choice that takes any count (Bandu's chain game alone stays a chain game)
+            elif self.players() in tied and (choice.players is not None or all(tied)):
+                # the count leads to the choice that goes with it from one tied to another count;
+                # a choice that takes any count stays (Bandu's practice aid stays off for one
+                # player, a chain game alone stays a chain game); one that makes no sense at the
+                # count (`seats`) gives way to the first that does (Bandu's solo game)
                 row.select(tied.index(self.players()))
             elif choice.players is not None:   # a count it does not go with (a solo game of 2):
                 untied = [i for i, c in enumerate(setting.choices) if c.players is None]
@@ -243,16 +245,25 @@ class NewGameScreen(Screen):
         if len(self.seat_rows) + len(self.seat_buttons) != self.players():
             self._build_seats()
             return
+        players = self.players()
+        for setting, row in self.setting_rows:        # first what makes sense at the count
+            row.lock(None, [c.seats is None or c.seats <= players for c in setting.choices])
         pinned: dict[str, str] = {}
         for setting, row in self.setting_rows:
             pinned.update(dict(setting.choices[row.selected].fixes))
-        players = self.players()
+        hidden = self._hidden()
         for setting, row in self.setting_rows:
             label_pinned = pinned.get(setting.name)
             labels = [c.label for c in setting.choices]
-            row.lock(labels.index(label_pinned) if label_pinned in labels else None,
-                     [c.seats is None or c.seats <= players for c in setting.choices])
+            offered = [setting.name not in hidden and (c.seats is None or c.seats <= players)
+                       for c in setting.choices]
+            row.lock(labels.index(label_pinned) if label_pinned in labels else None, offered)
+            row.hidden = setting.name in hidden
         self.resize(self.window.width, self.window.height)
+
+    def _hidden(self) -> set[str]:
+        """The settings the chosen ones say mean nothing now (`Choice.hides`)."""
+        return {name for setting, row in self.setting_rows for name in setting.choices[row.selected].hides}
 
     def seats(self) -> list[Seat]:
         chosen = self._seat_choices()
@@ -268,8 +279,10 @@ class NewGameScreen(Screen):
 
     def settings(self) -> dict:
         chosen: dict = {}
+        hidden = self._hidden()
         for setting, row in self.setting_rows:
-            chosen.update(setting.choices[row.selected].kwargs)
+            if setting.name not in hidden:
+                chosen.update(setting.choices[row.selected].kwargs)
         return chosen
 
     def start_game(self) -> None:
@@ -317,6 +330,9 @@ class NewGameScreen(Screen):
         self.computer_note.visible = shown(y + 14, y - 2)
         y -= 24
         for _, row in self.setting_rows:
+            if row.hidden:
+                row.set_visible(False)
+                continue
             used = row.place(x, y, row_width, captions)
             row.set_visible(shown(y, y - used + 14))
             y -= used

@@ -45,6 +45,9 @@ class Choice:
     #: the fewest players this choice makes sense for (the first player at seat 5: 5); the
     #: new-game screen offers it only at such a count
     seats: int | None = None
+    #: settings that mean nothing while this choice is chosen (a solo game has no auctions):
+    #: the new-game screen hides their rows and leaves them out of the game's settings
+    hides: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

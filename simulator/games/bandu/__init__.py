@@ -13,6 +13,9 @@ from simulator.core.outcomes import OutcomeResolver
 from simulator.core.registry import Choice, Game, GameInfo, Setting, register
 from simulator.games.bandu import rules
 
+# a tower built alone (solo, chain) takes its pieces without auctions, so without beans
+BUILT_ALONE_HIDES = ("beans", "auctions")
+
 
 def _settings() -> tuple[Setting, ...]:
     return (
@@ -20,10 +23,12 @@ def _settings() -> tuple[Setting, ...]:
         Setting("auctions", "Auctions", (Choice("Both", {"auctions": "both"}),
                                          Choice("To acquire only", {"auctions": "acquire"}),
                                          Choice("To refuse only", {"auctions": "refuse"}))),
-        Setting("variant", "Variant", (Choice("Standard", {"variant": "standard"}),
-                                       Choice("Challenge (no bases)", {"variant": "challenge"}),
-                                       Choice("Solo (one player)", {"variant": "solo"}, players=1),
-                                       Choice("Chain (a seeded list)", {"variant": "chain"}))),
+        Setting("variant", "Variant", (Choice("Standard", {"variant": "standard"}, seats=2),
+                                       Choice("Challenge (no bases)", {"variant": "challenge"}, seats=2),
+                                       Choice("Solo (one player)", {"variant": "solo"}, players=1,
+                                              hides=BUILT_ALONE_HIDES),
+                                       Choice("Chain (a seeded list)", {"variant": "chain"},
+                                              hides=BUILT_ALONE_HIDES))),
         Setting("reserve", "Reserve", tuple(Choice(f"{n} pieces", {"reserve": n})
                                             for n in (48, 36, 24, 12))),
         Setting("first", "First player", tuple(Choice(str(n + 1), {"first": n}, seats=n + 1)

@@ -74,6 +74,8 @@ POINT_CATCHERS = frozenset({"washer", "ring", "egg-cup", "arch", "channel", "cov
 POINT_CATCHER_RISK = 0.1        # rough model: resting one of them on a point
 POINT_PERCH_RISK = 0.7          # and any other piece (a fir tree on a doorknob)
 BEAN_VALUE = 0.05               # a bean a rival pays, in fall chances: one refusal fewer later
+OTHERS_CARELESS = 0.1           # the chance another player answers against one's model of it
+ACCEPT_SPREAD = 0.05            # fall chance: how sharp the others' acceptance rule is modelled
 
 
 @dataclass(frozen=True)
@@ -153,19 +155,30 @@ def rough_cost(state: BanduState, seat: int, piece: str) -> float:
             - top_cost(state, seat) + perch * covered)
 
 
-def _refuse_auction_taker(state: BanduState, me: int, my_risk: float) -> int:
-    """Who ends up with the piece of a refuse auction if `me` refuses now and every player
-    answers by `_accept_threshold` (the others judged by the rules' rough model, `me` by
-    `my_risk`); a player with no bean left takes it."""
+def _acceptance_chance(cost: float, beans: int, refusals: int) -> float:
+    """The chance that another player takes a piece of this cost in a refuse auction: the
+    acceptance rule, blurred (a cost near the threshold is a coin toss), and never certain
+    either way: nobody plays by one's model of them (a random player takes half of what it is
+    offered)."""
+    margin = (_accept_threshold(beans, refusals) - cost) / ACCEPT_SPREAD
+    sure = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, margin))))
+    return OTHERS_CARELESS + (1.0 - 2.0 * OTHERS_CARELESS) * sure
+
+
+def _comes_back_chance(state: BanduState, me: int, my_risk: float) -> float:
+    """The chance that the piece of a refuse auction ends with `me` if it refuses now: the
+    others take it by `_acceptance_chance` on the rules' rough model; `me`, asked again once the
+    piece has gone round, by the acceptance rule on `my_risk`; a player with no bean left takes
+    it."""
     assert state.auction is not None
     piece, now = state.auction.piece, state.auction.refusals
 
-    def accepts(seat: int, beans: int, refusals: int) -> bool:
-        if seat == me:          # it refuses now; it is asked again once the piece has gone round
-            return refusals > now and my_risk <= _accept_threshold(beans, refusals)
-        return rough_cost(state, seat, piece) <= _accept_threshold(beans, refusals)
+    def chance(seat: int, beans: int, refusals: int) -> float:
+        if seat == me:
+            return 1.0 if refusals > now and my_risk <= _accept_threshold(beans, refusals) else 0.0
+        return _acceptance_chance(rough_cost(state, seat, piece), beans, refusals)
 
-    return state.forced_taker(me, accepts)[0]
+    return state.refusal_odds(me, chance)[0][me]
 
 
 def _wrapped(degrees: float) -> float:
@@ -410,10 +423,15 @@ class BanduAgent:
         it itself."""
         me = state.auctioneer
         if auction == REFUSE:
-            taker, paid = state.forced_taker(
-                state.left_of(me), lambda seat, beans, refusals: costs[seat] <= _accept_threshold(beans, refusals))
+            def chance(seat: int, beans: int, refusals: int) -> float:
+                if seat == me:
+                    return 1.0 if costs[me] <= _accept_threshold(beans, refusals) else 0.0
+                return _acceptance_chance(costs[seat], beans, refusals)
+
+            takes, paid = state.refusal_odds(state.left_of(me), chance)
             drained = BEAN_VALUE * (sum(paid) - 2 * paid[me])
-            return drained + (-costs[me] if taker == me else costs[taker])
+            return drained + sum(odds * (-costs[me] if seat == me else costs[seat])
+                                 for seat, odds in enumerate(takes) if odds > 0.0)
         rivals = [costs[seat] for seat in costs if seat != me and state.beans[seat] > 0]
         if rivals and min(rivals) < MENDS:
             return min(rivals) + BEAN_VALUE
@@ -485,13 +503,12 @@ class BanduAgent:
                 lab.close()
         beans = state.beans[me]
         if state.phase == REFUSE:
-            if risk <= _accept_threshold(beans, state.auction.refusals):
-                return Respond("accept")
-            # refusing only pays to pass the piece on: when it would come back to this player
-            # anyway (the others refusing too, each by the same rule on the rough model, until
-            # someone takes it or runs out of beans), it takes it now and keeps its beans
-            taker = _refuse_auction_taker(state, me, risk)
-            return Respond("accept") if taker == me else Respond("refuse")
+            threshold = _accept_threshold(beans, state.auction.refusals)
+            # a refusal costs a bean (worth `threshold` in fall chances to this player) and only
+            # pays for the risk it passes on: not the part that would come back (the others
+            # refusing too, until someone takes it or runs out of beans)
+            passed_on = risk * (1.0 - _comes_back_chance(state, me, risk))
+            return Respond("accept") if risk <= threshold or passed_on <= threshold else Respond("refuse")
         # a piece is worth beans only when it mends the tower (placing one gains nothing else)
         bid = state.auction.high_bid + 1
         worth = math.floor(-risk * 10)

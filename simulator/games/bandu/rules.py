@@ -506,18 +506,39 @@ class BanduState(GameState[BanduAction]):
         `first`: the first seat asked (default: the one whose answer is awaited now).
         `accepts(seat, beans, refusals)`, when given, says which players take it on their own
         before then (beans: theirs when asked; refusals: paid for this piece so far)."""
+        takes, paid = self.refusal_odds(
+            first, None if accepts is None else lambda s, b, r: 1.0 if accepts(s, b, r) else 0.0)
+        return takes.index(max(takes)), [round(p) for p in paid]
+
+    def refusal_odds(self, first: int | None = None,
+                     accept_chance: Callable[[int, int, int], float] | None = None
+                     ) -> tuple[list[float], list[float]]:
+        """A refuse auction's likely end when each player asked takes the piece with
+        `accept_chance(seat, beans, refusals)` and otherwise refuses while it can (one with no
+        bean left takes it): for every seat, the chance that it ends up with the piece, and the
+        beans it pays on average. `first` as for `forced_taker`; without `accept_chance` nobody
+        takes the piece before they must."""
         if first is None:
             assert self.auction is not None
             first = self.auction.responder
-        beans, paid = list(self.beans), [0] * self.players
+        beans = list(self.beans)
+        takes, paid = [0.0] * self.players, [0.0] * self.players
         refusals = self.auction.refusals if self.auction is not None else 0
-        seat = first
-        while beans[seat] > 0 and not (accepts is not None and accepts(seat, beans[seat], refusals)):
+        going, seat = 1.0, first                  # the chance that nobody has taken it yet
+        while going > 0.0:
+            if beans[seat] == 0:
+                chance = 1.0
+            elif accept_chance is None:
+                chance = 0.0
+            else:
+                chance = min(1.0, max(0.0, accept_chance(seat, beans[seat], refusals)))
+            takes[seat] += going * chance
+            going *= 1.0 - chance
+            paid[seat] += going
             beans[seat] -= 1
-            paid[seat] += 1
             refusals += 1
             seat = self._next_alive(seat)
-        return seat, paid
+        return takes, paid
 
     def fall_chance(self, seat: int, piece: str) -> float:
         """The rough model: a taller tower and a round piece fall more often."""
