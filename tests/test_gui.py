@@ -227,6 +227,44 @@ def test_full_game_against_the_computer_with_undo_save_and_load(gui, private_hom
     assert window.active_screen.title == "game" and window.active_screen.controller.ply() == 0
 
 
+def test_saved_games_titles_are_whole_at_1280_and_a_finished_game_saves_from_its_results(gui, private_home):
+    """Titles that differ only at their end ('... against the computer (medium)') were cut at
+    1280 x 720 and looked alike; Ctrl+S with a game's results open did nothing."""
+    from pyglet.window import key
+
+    from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
+
+    window, app = gui
+    for seats in ([Seat(PERSON), Seat(PERSON), Seat(COMPUTER, "ai:medium")],
+                  [Seat(PERSON), Seat(COMPUTER, "ai:easy"), Seat(COMPUTER, "ai:strong")]):
+        controller = TurnController("bandu", {"reserve": 12}, seats, seed=1)
+        controller.save(private_home / "saves" / f"bandu-{len(controller.seats)}-{seats[1].agent}.json")
+        controller.close()
+    window.set_size(1280, 720)
+    window.dispatch_event("on_resize", 1280, 720)
+    try:
+        app.open_saved_games()
+        frame(window, 2)
+        listing = window.active_screen
+        titles = [entry.text.text for entry in listing.entries]
+        assert len(titles) == 2 and all("…" not in t for t in titles), titles
+        assert {t.rsplit("(", 1)[1] for t in titles} == {"medium)", "easy, strong)"}
+    finally:
+        window.set_size(1280, 800)
+        window.dispatch_event("on_resize", 1280, 800)
+    assert app.start_game("tanbo", {"width": 5, "height": 7}, [Seat(PERSON), Seat(PERSON)], seed=1)
+    frame(window, 1)
+    screen = window.active_screen
+    controller = screen.controller
+    while not controller.is_over():
+        controller.submit(controller.state.legal_actions()[0])
+    frame(window, 3)
+    assert screen.end.visible
+    press(window, key.S, key.MOD_CTRL)
+    assert list((private_home / "saves").glob("tanbo-*.json")) and "saved" in screen.toast.message
+    app.show_menu()
+
+
 def test_help_overlay_lists_keys_and_rules(gui):
     from pyglet.window import key
 

@@ -196,6 +196,8 @@ def test_a_bandu_save_of_another_referee_loads_with_its_results_as_saved(tmp_pat
      "Bandu 3 players · two people against the computer (medium)"),
     ("bandu", {}, [Seat(PERSON), Seat(PERSON)], "Bandu 2 players · two people"),
     ("tanbo", {"size": 7}, [Seat(PERSON), Seat(COMPUTER, "mcts:easy")], "against the computer (easy)"),
+    ("bandu", {"variant": "solo"}, [Seat(COMPUTER, "ai:easy")], "Bandu solo · the computer alone (easy)"),
+    ("bandu", {}, [Seat(COMPUTER, "ai:easy"), Seat(COMPUTER, "ai:strong")], "2 computers (easy, strong)"),
 ])
 def test_the_saved_games_list_says_who_plays_in_words(game, settings, seats, words, tmp_path):
     """The labels read '1 players · 1 people' for a solo attempt, and a hot-seat game with a

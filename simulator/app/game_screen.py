@@ -430,6 +430,8 @@ class GameScreen(Screen):
             self.toggle_help()
         elif overlay is self.moves and symbol == key.L and modifiers & key.MOD_CTRL:
             self.toggle_moves()
+        elif overlay is self.end and symbol == key.S and modifiers & key.MOD_CTRL:
+            self.save()                   # a finished game is saved from its results too
         return EVENT_HANDLED
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:

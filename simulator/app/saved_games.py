@@ -12,7 +12,10 @@ from typing import Any
 from simulator.app import storage
 from simulator.render import theme
 from simulator.render.list_screen import ScrollingListScreen
-from simulator.render.widgets import FRONT, Button, Overlay, fit_width, label
+from simulator.render.widgets import FRONT, Button, Overlay, fit_width, label, shrink_to_width
+
+TITLE_SIZE = 13.0               # a saved game's title, in points
+SMALLEST_TITLE_SIZE = 10.0     # a long one is set this small before it is cut
 
 
 class SavedGamesScreen(ScrollingListScreen):
@@ -50,7 +53,7 @@ class SavedGamesScreen(ScrollingListScreen):
         self.entries, self.details, self.replays, self.deletes = [], [], [], []
         for summary in self.summaries:
             self.entries.append(Button(summary.title, partial(self.app.load_game, summary.path),
-                                       self.batch, size=13, width=560, height=46))
+                                       self.batch, size=TITLE_SIZE, width=560, height=46))
             self.details.append(label(summary.detail, size=10.5, batch=self.batch, group=FRONT,
                                       color=theme.TEXT_DIM, anchor_y="center"))
             self.replays.append(Button("Replay", partial(self.app.open_replay, summary.path), self.batch,
@@ -95,9 +98,9 @@ class SavedGamesScreen(ScrollingListScreen):
         self.fit_rows(top, 100)
         list_width = min(1000, width - 40)
         x = cx - list_width / 2
-        # the titles take what the longest needs (at most half), the details the rest
+        # the titles take what the longest needs (at most 60 %), the details the rest
         # ('move 30 · today 23:49:40 · autosave' lost its last word)
-        title_width = min(list_width * 0.5, max(list_width * 0.35, self.widest_title + 40))
+        title_width = min(list_width * 0.6, max(list_width * 0.35, self.widest_title + 40))
         rows = zip(self.entries, self.details, self.replays, self.deletes, strict=True)
         for n, (entry, detail, replay, delete) in enumerate(rows):
             shown = self.shows(n)
@@ -107,6 +110,10 @@ class SavedGamesScreen(ScrollingListScreen):
             if shown:
                 y = self.row_y(top, n)
                 entry.place(x, y, width=title_width)
+                # a long title in smaller letters before it is cut: rows that differ only at
+                # their end ('... against the computer (medium)') must not look alike
+                entry.text.text = self.summaries[n].title
+                shrink_to_width(entry.text, title_width - 20, TITLE_SIZE, SMALLEST_TITLE_SIZE, step=0.5)
                 fit_width(entry.text, self.summaries[n].title, title_width - 20)
                 detail.position = (x + title_width + 14, y + 23, 0)
                 fit_width(detail, self.summaries[n].detail, list_width - title_width - 14 - 168 - 14)

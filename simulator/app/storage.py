@@ -191,7 +191,8 @@ def _printable(text: str, limit: int = 40) -> str:
 
 def _players(seats: list) -> str:
     """Who plays, in words: 'one person', 'two people', 'two people against the computer
-    (medium)', 'against 3 computers (easy, strong)', 'computers only (...)'."""
+    (medium)', 'against 3 computers (easy, strong)', '4 computers (...)', 'the computer alone
+    (easy)'."""
     computers = [s for s in seats if isinstance(s, dict) and s.get("kind") == "computer"]
     people = len(seats) - len(computers)
     crowd = {1: "one person", 2: "two people"}.get(people, f"{people} people")
@@ -199,7 +200,8 @@ def _players(seats: list) -> str:
         return crowd
     levels = sorted({str(s.get("agent") or "mcts").partition(":")[2] or "default" for s in computers})
     if people == 0:
-        return f"computers only ({', '.join(levels)})"
+        alone = "the computer alone" if len(computers) == 1 else f"{len(computers)} computers"
+        return f"{alone} ({', '.join(levels)})"
     against = "the computer" if len(computers) == 1 else f"{len(computers)} computers"
     who = "" if people == 1 else f"{crowd} "                # hot-seat people and computers
     return f"{who}against {against} ({', '.join(levels)})"
