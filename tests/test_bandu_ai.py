@@ -86,6 +86,19 @@ def test_a_hard_piece_is_refused_when_the_others_may_well_take_it():
         assert BanduAgent(LEVELS[level]).choose(state.clone(), rng) == Respond("refuse"), level
 
 
+def test_a_refusal_war_is_not_started_for_a_piece_that_would_mostly_come_back():
+    """Four players with five beans each, the pin offered to the first asked: the others would
+    refuse it too (by their rule it costs them as much), so refusing starts a war of about two
+    beans a player that ends with the pin back here two times in three: the strong player
+    takes it now and keeps its beans. The square pyramid, which the others would likely take on
+    the way, is still refused."""
+    rng = random.Random(1)
+    for piece, answer in (("pin", "accept"), ("pyramid-square", "refuse")):
+        state = new_game(players=4)
+        state.apply(Offer(piece, "refuse"))
+        assert BanduAgent(LEVELS["strong"]).choose(state, rng) == Respond(answer), piece
+
+
 def test_a_piece_is_worth_beans_only_when_it_mends_a_pointed_top():
     """Placing a piece gains nothing on a flat top, so nobody bids for a cube there; on a cone a
     washer (it slips over the point and leaves a flat top) is worth bidding for."""

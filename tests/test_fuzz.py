@@ -9,7 +9,8 @@ Profiles (environment variable BANDU_FUZZ): `ci` (the default: a short, repeatab
     BANDU_FUZZ=long ./test.sh tests/test_fuzz.py
 
 When a run finds a failing input, Hypothesis prints it; save it as a file in the corpus folder
-of its kind (saves/*.json, scenes/*.toml, argv/*.json as a JSON list of arguments) and fix the
+of its kind (saves/*.json, scenes/*.toml, argv/*.json as a JSON list of arguments, records/*.json
+as a records export that must be refused) and fix the
 cause: the corpus test fails until then.
 """
 
@@ -242,12 +243,12 @@ def check_command_line(argv: list[str]) -> None:
 
 
 SCENE_FILES = ["scenes/examples/six-towers.toml", "scenes/validation/does-not-exist.toml",
-               "tests/fuzz_corpus/scenes", "/dev/null", "README.md"]
+               "tests/fuzz_corpus/scenes", "README.md/not-a-folder.toml", "README.md"]  # never a system file
 argv_values = (text | st.integers(-10**30, 10**30).map(str) | st.sampled_from(
     ["0", "1", "2", "-1", "800", "100000", "1e3", "nan", "inf", "²", "tanbo", "bandu", "peek", "random",
      "mcts", "mcts:strong", "mcts:godlike", "random,random", ",,,", "size=7", "width=5", "self=1",
      "players=3", "colour=red", "start=classic", "size=99999999999999999999999", "permutations",
-     "random:3", "random:0", "given", "/proc/report", "ai:easy", "ai:godlike", "ai"] + SCENE_FILES))
+     "random:3", "random:0", "given", "README.md/report", "ai:easy", "ai:godlike", "ai"] + SCENE_FILES))
 options = st.sampled_from(["--games", "--seed", "--players", "--setting", "--workers", "--json",
                            "--size", "--load", "--tremor-mm", "--tremor-deg", "--quick", "--oversubscribe",
                            "--help", "--noise-mm", "--noise-deg", "--orderings", "--trials", "--report",
@@ -353,3 +354,47 @@ def test_corpus_scenes(path):
 @pytest.mark.parametrize("path", _corpus("argv", "*.json"), ids=lambda p: p.name)
 def test_corpus_command_lines(commands_stop_before_work, path):
     check_command_line(json.loads(path.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("path", _corpus("records", "*.json"), ids=lambda p: p.name)
+def test_corpus_records_imports(path, tmp_path, monkeypatch):
+    """Every records file in the corpus is forged or damaged (a personal best edited in, a
+    replay that leads elsewhere, values of the wrong type): the import refuses it in one line,
+    naming the file, and the records stay as they were."""
+    from simulator.core.errors import RecordsError
+    from simulator.records import RecordStore
+
+    monkeypatch.setenv("BANDU_SIM_HOME", str(tmp_path / "home"))
+    with RecordStore.open() as store:
+        with pytest.raises(RecordsError) as error:
+            store.import_file(path)
+        assert_one_line(str(error.value))
+        assert path.name in str(error.value) and store.attempts() == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_an_action_with_a_huge_field_is_refused_in_one_short_line(name):
+    """The fresh fuzzer (tools/fuzz_inputs.py) found Buddel Bande echoing a 5000-letter action
+    kind whole into its refusal. Every field of the first legal actions, set to 5000 letters."""
+    import dataclasses
+
+    state = registry.get_game(name).new_game()
+    rng = random.Random(1)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        if not state.is_decision_node():
+            state.apply(state.random_action(rng))
+            continue
+        for action in state.legal_actions()[:3]:
+            for field in dataclasses.fields(action) if dataclasses.is_dataclass(action) else ():
+                try:
+                    huge = dataclasses.replace(action, **{field.name: "a" * 5000})
+                except (TypeError, ValueError):
+                    continue
+                probe = state.clone()
+                try:
+                    probe.apply(huge)
+                except IllegalAction as error:
+                    assert_one_line(str(error))
+        state.apply(rng.choice(state.legal_actions()))

@@ -423,7 +423,8 @@ class TurnController:
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise SaveError("not a bandu-sim save file")
         if data.get("version") != SAVE_VERSION:
-            raise SaveError(f"save version {data.get('version')!r} is not supported (this program reads {SAVE_VERSION})")
+            raise SaveError(f"save version {shown(data.get('version'), 30)} is not supported "
+                            f"(this program reads {SAVE_VERSION})")
         seed = data.get("seed")
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
             raise SaveError("'seed' must be a whole number from 0 to 2^63 - 1")

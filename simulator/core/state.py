@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from simulator.core.action_fields import wrong_field
 from simulator.core.errors import IllegalAction
+from simulator.core.text import printable
 
 CHANCE = -1
 TERMINAL = -2
@@ -85,7 +86,7 @@ class GameState(ABC, Generic[A]):
         """Why `action` is illegal here; games override this with a more precise reason."""
         if self.is_terminal():
             return "the game is over"
-        return f"{self.action_to_str(action)} is not a legal move now"
+        return f"{printable(self.action_to_str(action), 40)} is not a legal move now"
 
     def apply(self, action: A) -> None:
         """Apply a validated action; raises IllegalAction with a readable reason (also for an

@@ -14,17 +14,19 @@ with a hand tremor so that only placements that survive small mistakes score wel
   pointed or rounded top will cost later, less what the top it covers costs now: placing a
   piece gains nothing, unless it mends a pointed top (a washer over a cone).
 - Auctioneer: weighs every judged piece in every auction kind by who would end up with it. "To
-  refuse": the seat that takes it when everyone answers by the acceptance rule below (a
-  neighbour without beans must take anything: it gets the piece hardest for it), whose cost is
-  the auctioneer's gain, its own loss when the piece comes back to it, plus the beans rivals
-  pay; "to acquire": a piece that mends a rival is bid for, else it is the auctioneer's free.
+  refuse": the odds that each seat takes it when everyone answers by the acceptance rule below,
+  blurred and never certain (`_acceptance_chance`; a neighbour without beans must take
+  anything: it gets the piece hardest for it), a rival's cost being the auctioneer's gain, its
+  own its loss, plus the beans rivals pay; "to acquire": a piece that mends a rival is bid for,
+  else it is the auctioneer's free.
   With an empty reserve it takes off the piece whose removal moves its tower least.
 - The rough model (the easy player's whole judgement, everyone's first sort): the rules' fall
   chance, the top a piece leaves and covers, and the risk of resting it on a point (small for a
   washer over a cone, large for a fir tree on a doorknob).
 - Answering: accepts in a refuse auction when the piece costs it little enough (the fewer beans
-  left, the more it accepts), or when refusing would only bring it back (the others, answering
-  by the same rule on the rough model, would refuse it until it is this player's again); bids
+  left, the more it accepts), or when the risk a refusal passes on is worth less than the bean
+  (the others, answering by the same blurred rule on the rough model, would likely refuse it
+  until it is this player's again); bids
   in an acquire auction only for a piece that mends its tower, keeping a bean for refusals.
 
 Strengths: `ai:easy`, `ai:medium`, `ai:strong` (LEVELS: their budgets and tremors).
@@ -74,7 +76,7 @@ POINT_CATCHERS = frozenset({"washer", "ring", "egg-cup", "arch", "channel", "cov
 POINT_CATCHER_RISK = 0.1        # rough model: resting one of them on a point
 POINT_PERCH_RISK = 0.7          # and any other piece (a fir tree on a doorknob)
 BEAN_VALUE = 0.05               # a bean a rival pays, in fall chances: one refusal fewer later
-OTHERS_CARELESS = 0.1           # the chance another player answers against one's model of it
+OTHERS_CARELESS = 0.05          # the chance another player answers against one's model of it
 ACCEPT_SPREAD = 0.05            # fall chance: how sharp the others' acceptance rule is modelled
 
 
@@ -165,11 +167,12 @@ def _acceptance_chance(cost: float, beans: int, refusals: int) -> float:
     return OTHERS_CARELESS + (1.0 - 2.0 * OTHERS_CARELESS) * sure
 
 
-def _comes_back_chance(state: BanduState, me: int, my_risk: float) -> float:
-    """The chance that the piece of a refuse auction ends with `me` if it refuses now: the
-    others take it by `_acceptance_chance` on the rules' rough model; `me`, asked again once the
-    piece has gone round, by the acceptance rule on `my_risk`; a player with no bean left takes
-    it."""
+def _refusal_prospect(state: BanduState, me: int, my_risk: float) -> tuple[float, float]:
+    """If `me` refuses the piece of a refuse auction now: the chance that it ends with `me`
+    all the same, and the beans `me` pays on average until someone takes it (this refusal and
+    those of later rounds). The others take it by `_acceptance_chance` on the rules' rough
+    model; `me`, asked again once the piece has gone round, by the acceptance rule on
+    `my_risk`; a player with no bean left takes it."""
     assert state.auction is not None
     piece, now = state.auction.piece, state.auction.refusals
 
@@ -178,7 +181,8 @@ def _comes_back_chance(state: BanduState, me: int, my_risk: float) -> float:
             return 1.0 if refusals > now and my_risk <= _accept_threshold(beans, refusals) else 0.0
         return _acceptance_chance(rough_cost(state, seat, piece), beans, refusals)
 
-    return state.refusal_odds(me, chance)[0][me]
+    takes, paid = state.refusal_odds(me, chance)
+    return takes[me], paid[me]
 
 
 def _wrapped(degrees: float) -> float:
@@ -504,11 +508,13 @@ class BanduAgent:
         beans = state.beans[me]
         if state.phase == REFUSE:
             threshold = _accept_threshold(beans, state.auction.refusals)
-            # a refusal costs a bean (worth `threshold` in fall chances to this player) and only
-            # pays for the risk it passes on: not the part that would come back (the others
-            # refusing too, until someone takes it or runs out of beans)
-            passed_on = risk * (1.0 - _comes_back_chance(state, me, risk))
-            return Respond("accept") if risk <= threshold or passed_on <= threshold else Respond("refuse")
+            if risk <= threshold:
+                return Respond("accept")
+            # refusing costs the beans of the whole war it starts (each worth `threshold` in fall
+            # chances to this player: this refusal and those of later rounds, while the others
+            # refuse too) and only pays for the risk it passes on, not the part that comes back
+            back, spent = _refusal_prospect(state, me, risk)
+            return Respond("refuse") if risk * (1.0 - back) > threshold * spent else Respond("accept")
         # a piece is worth beans only when it mends the tower (placing one gains nothing else)
         bid = state.auction.high_bid + 1
         worth = math.floor(-risk * 10)

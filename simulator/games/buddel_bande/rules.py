@@ -37,7 +37,7 @@ from typing import Any
 
 from simulator.core.errors import IllegalAction, SettingsError
 from simulator.core.state import CHANCE, TERMINAL, GameState
-from simulator.core.text import shown
+from simulator.core.text import printable, shown
 
 # --- the board ---------------------------------------------------------------------------------
 HAYSTACK = 0
@@ -337,7 +337,7 @@ class BuddelState(GameState[Act]):
         if action == DECLINE:
             return ("you may decline only when every move would bring home a mole you know "
                     "belongs to an opponent")
-        return f"{self.action_to_str(action)} is not a legal move now"
+        return f"{printable(self.action_to_str(action), 40)} is not a legal move now"
 
     def reveals(self, action: Act) -> bool:
         """A look shows a clan to the looker; a mole going home is turned over for everyone."""
