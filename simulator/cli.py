@@ -415,10 +415,19 @@ def _cmd_stability(args) -> int:
                    for scene, tremor in zip(scenes, tremors, strict=True)]
         return command.run_study_command(args, scenes, tremors, _study_workers(args))
     reports, failures, expecting, failed_scenes = [], [], 0, 0
-    with ProgressBar("stability", unit="scene") as progress:
-        for index, (scene, tremor) in enumerate(zip(scenes, tremors, strict=True)):
-            progress(index, len(scenes), scene.name)
-            report = run_scene(scene, tremor=tremor, seed=args.seed)
+    # counted in placements, not scenes: one scene within every limit (64 towers of 200
+    # pieces) settles for hours, and the bar says how long it will take
+    total = sum(len(tower.placements) for scene in scenes for tower in scene.towers) or 1
+    done = 0
+    with ProgressBar("stability", unit="piece") as progress:
+        for scene, tremor in zip(scenes, tremors, strict=True):
+            def placed(count: int, name: str = scene.name) -> None:
+                nonlocal done
+                done += count
+                progress(done, total, name)
+
+            progress(done, total, scene.name)
+            report = run_scene(scene, tremor=tremor, seed=args.seed, placed=placed)
             reports.append(report)
             for warning in report.warnings:
                 print(f"bandu-sim: warning: {warning}", file=sys.stderr)
@@ -427,7 +436,7 @@ def _cmd_stability(args) -> int:
                 problems = check_expectations(scene, report)
                 failed_scenes += bool(problems)
                 failures += [f"{scene.path}: {problem}" for problem in problems]
-        progress(len(scenes), len(scenes), "done")
+        progress(total, total, "done")
     if args.json:
         print(json.dumps({"scenes": [r.as_dict() for r in reports],
                           "expectations": {"scenes_checked": expecting, "failed": failures}},

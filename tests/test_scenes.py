@@ -112,3 +112,35 @@ def test_stability_readable_table_and_bad_file_exit_2(tmp_path):
     assert result.stdout == ""  # nothing ran: every file is checked first
     missing = _cli("stability", str(tmp_path / "nope.toml"))
     assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+def test_the_stability_bar_counts_placements_so_a_long_scene_shows_its_progress(monkeypatch, capsys):
+    """A scene within every limit (64 towers of 200 pieces) settles for hours: the bar moves
+    with every placement (and says how long is left), not once a scene. A tower that falls
+    counts the placements it leaves unbuilt, so the bar ends at its total."""
+    from simulator import cli, progress
+
+    calls: list[tuple[int, int]] = []
+
+    class Recorder:
+        def __init__(self, label, unit="step", **_):
+            assert unit == "piece"
+
+        def __call__(self, done, total, note=""):
+            calls.append((done, total))
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return None
+
+    monkeypatch.setattr(progress, "ProgressBar", Recorder)
+    scene = parse_scene('name = "two"\nallow_duplicates = true\n[[towers]]\norder = ["cube-large", "cube-small", "ball", "cylinder-tall"]\n'
+                        '[[towers]]\norder = ["cube-large", "slab-square"]\n', "two.toml")
+    monkeypatch.setattr("simulator.physics.scene.load_scene", lambda path: scene)
+    assert cli.main(["stability", "two.toml", "--json"]) == 0
+    capsys.readouterr()
+    totals = {total for _, total in calls}
+    done = [d for d, _ in calls]
+    assert totals == {6} and done == sorted(done) and done[-1] == 6 and len(calls) >= 6

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -210,14 +211,18 @@ def tremor_rng(seed: int, tower: int) -> np.random.Generator:
 
 def build_tower(world: World, spec: TowerSpec, settle_seconds: float, ids: PieceIds,
                 tremor: Tremor = NO_TREMOR, rng: np.random.Generator | None = None,
-                index: int = 0, path: str = "") -> Tower:
+                index: int = 0, path: str = "", placed: Callable[[int], object] | None = None) -> Tower:
+    """`placed(n)`, when given, hears of every n placements done (those a fall leaves unbuilt
+    too), for a progress bar: a tall tower settles for minutes."""
     tower = Tower(spec, [], [ids(spec.foundation)], index=index, path=path)
     tower.bodies.append(place_on_table(world, spec.foundation, tower.axis))
     tower.released.append(world.pose(tower.bodies[0]))
     world.settle(settle_seconds, watch=tower.bodies)
     for number, placement in enumerate(spec.placements):
-        if place_and_settle(world, tower, placement, ids(placement.piece), settle_seconds,
-                            tremor, rng):
+        fell = place_and_settle(world, tower, placement, ids(placement.piece), settle_seconds, tremor, rng)
+        if placed is not None:
+            placed(len(spec.placements) - number if fell else 1)
+        if fell:
             tower.fell_at = number
             break
     return tower
@@ -249,15 +254,17 @@ def judge_tower(world: World, tower: Tower) -> TowerReport:
 
 
 def run_scene(scene: Scene, settings: PhysicsSettings | None = None,
-              tremor: Tremor | None = None, seed: int | None = None) -> SceneReport:
-    """Build and judge a scene; `tremor` and `seed` override the scene's own."""
+              tremor: Tremor | None = None, seed: int | None = None,
+              placed: Callable[[int], object] | None = None) -> SceneReport:
+    """Build and judge a scene; `tremor` and `seed` override the scene's own; `placed` as
+    for `build_tower`."""
     tremor = scene.tremor if tremor is None else tremor
     seed = scene.seed if seed is None else seed
     start = time.perf_counter()
     ids = PieceIds()
     with World(settings, slope_deg=scene.slope_deg) as world:
         towers = [build_tower(world, spec, scene.settle_seconds, ids, tremor, tremor_rng(seed, i),
-                              i, scene.path)
+                              i, scene.path, placed)
                   for i, spec in enumerate(scene.towers)]
         world.step(round(scene.hold_seconds / world.settings.time_step))
         reports = [judge_tower(world, tower) for tower in towers]
