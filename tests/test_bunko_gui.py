@@ -472,3 +472,25 @@ def test_the_end_dialog_leaves_the_standings_in_sight_and_says_each_players_tabl
         window.set_size(1280, 800)
         window.dispatch_event("on_resize", 1280, 800)
         window.pump(1)
+
+
+def test_who_plays_never_runs_into_the_wins_column_at_the_end_of_the_night(gui):
+    """In the bold winner row at 1920 x 1080, 'Computer (random)' ran into the Wins figures."""
+    window, app = gui
+    screen, controller, view = _four_at_one_table(app, window)
+    _play_on(window, controller, controller.is_over)
+    try:
+        window.set_size(1920, 1080)
+        window.dispatch_event("on_resize", 1920, 1080)
+        window.pump(2)
+        heading = next(item for item in view.sheet_labels if item.text == "Wins")
+        wins = [item for item in view.sheet_labels if item.x == heading.x and item is not heading]
+        computers = [item for item in view.sheet_labels if item.text.startswith("Computer")]
+        assert computers
+        for who in computers:
+            figure = next(item for item in wins if abs(item.y - who.y) < 1)
+            assert who.x + who.content_width + 6 <= figure.x - figure.content_width, who.text
+    finally:
+        window.set_size(1280, 800)
+        window.dispatch_event("on_resize", 1280, 800)
+        window.pump(1)

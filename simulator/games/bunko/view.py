@@ -55,6 +55,7 @@ TOKEN_TEXTURE = 96
 FELT = (38, 104, 70)
 HEAD_FELT = (118, 34, 42)
 BANNER_HEIGHT = 78.0
+WHO_GAP = 36.0                                        # px kept between who plays and the Wins figures
 FLASH_SECONDS = {"normal": 1.8, "fast": 1.2, "instant": 0.8}   # a big word over a table
 MIN_TABLE_CELL = 170.0                                # narrower: the other tables go in two rows
 SMALL_TABLE = 90.0                                    # below this radius, no names at the chairs
@@ -741,10 +742,15 @@ class BunkoView(GameView):
             values = [str(places[seat]), info.seat_name(seat), *([] if compact else [who]), str(sheet["wins"]),
                       str(sheet["losses"]), str(sheet["bunkos"]), str(sheet["points"]), str(table)]
             size = max(8.5, min(12.0, row_h * 0.5))
-            for (_, cx, anchor), value in zip(columns, values, strict=True):
-                self.sheet_labels.append(label(value, px + cx * scale, ry, size=size, batch=self.batch,
-                                               group=G_SHEET_TEXT, color=dark, anchor_x=anchor,
-                                               bold=places[seat] == 1 and over))
+            for (heading, cx, anchor), value in zip(columns, values, strict=True):
+                cell = label(value, px + cx * scale, ry, size=size, batch=self.batch,
+                             group=G_SHEET_TEXT, color=dark, anchor_x=anchor,
+                             bold=places[seat] == 1 and over)
+                if not heading and not compact:     # who plays: never into the Wins column
+                    room = (columns[3][1] - cx) * scale - WHO_GAP
+                    shrink_to_width(cell, room, size, 8.0, step=0.5)
+                    fit_width(cell, value, room)
+                self.sheet_labels.append(cell)
             chip = shapes.Circle(max(px + 10, px + 30 * scale - 22), ry + size * 0.35, size * 0.45,
                                  color=seat_colour(seat), batch=self.batch, group=G_SHEET_TEXT)
             self.sheet_marks.append(chip)
