@@ -25,6 +25,7 @@ from pathlib import Path
 
 import crowd_game  # noqa: F401  (registers the test games)
 import dice_game  # noqa: F401
+import fuzz_tool
 import peek_game  # noqa: F401
 import pytest
 import stack_game  # noqa: F401
@@ -47,6 +48,8 @@ settings.load_profile(os.environ.get("BANDU_FUZZ", "ci"))
 CORPUS = Path(__file__).parent / "fuzz_corpus"
 GAMES = [g.name for g in registry.playable_games()]
 MESSAGE_LIMIT = 600
+json_paths = fuzz_tool.load().json_paths          # the fresh fuzzer's, one copy
+json_replaced = fuzz_tool.load().json_replaced
 
 
 def assert_one_line(message: str) -> None:
@@ -63,26 +66,6 @@ scalars = (st.none() | st.booleans() | st.integers(-5, 30) | big_ints
            | st.sampled_from(["a1", "b²", "e٣", "+1", "stack 2", "peek", "", "-1", "1e999"]))
 json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
                            | st.dictionaries(text, inner, max_size=4), max_leaves=10)
-
-
-def _paths(value, prefix=()):
-    """Every path into a JSON value (keys and indices)."""
-    yield prefix
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            yield from _paths(inner, (*prefix, key))
-    elif isinstance(value, list):
-        for index, inner in enumerate(value):
-            yield from _paths(inner, (*prefix, index))
-
-
-def _replace(value, path, new):
-    if not path:
-        return new
-    head, *rest = path
-    copy = dict(value) if isinstance(value, dict) else list(value)
-    copy[head] = _replace(value[head], rest, new)
-    return copy
 
 
 def _valid_saves() -> list[dict]:
@@ -110,13 +93,13 @@ def save_texts(draw) -> str:
     if kind == "raw":
         return draw(st.text(max_size=200) | json_values.map(json.dumps))
     save = draw(st.sampled_from(VALID_SAVES))
-    paths = [p for p in _paths(save) if p]
+    paths = [p for p in json_paths(save) if p]
     path = draw(st.sampled_from(paths))
     if kind == "delete" and isinstance(_get(save, path[:-1]), dict):
         parent = dict(_get(save, path[:-1]))
         del parent[path[-1]]
-        return json.dumps(_replace(save, path[:-1], parent))
-    return json.dumps(_replace(save, path, draw(json_values)))
+        return json.dumps(json_replaced(save, path[:-1], parent))
+    return json.dumps(json_replaced(save, path, draw(json_values)))
 
 
 def _get(value, path):
@@ -324,8 +307,8 @@ def test_games_refuse_bad_actions_and_keep_their_state(name, steps, seed):
             assert game.state_from_dict(data) == state and state.clone() == state
         else:
             data = state.to_dict()
-            paths = [p for p in _paths(data) if p]
-            mutated = _replace(data, paths[index % len(paths)], value) if paths else value
+            paths = [p for p in json_paths(data) if p]
+            mutated = json_replaced(data, paths[index % len(paths)], value) if paths else value
             try:
                 game.state_from_dict(mutated)
             except ValueError as error:

@@ -5,27 +5,15 @@ a short run of the same generator stays in the everyday suite so that the tool k
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from pathlib import Path
 
+import fuzz_tool
 import pytest
-
-TOOL = Path(__file__).resolve().parents[1] / "tools" / "fuzz_inputs.py"
-
-
-def _fuzzer_module():
-    spec = importlib.util.spec_from_file_location("fuzz_inputs", TOOL)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fuzz_inputs"] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _run(cases: int, tmp_path: Path, monkeypatch) -> object:
-    module = _fuzzer_module()
+    module = fuzz_tool.load()
     monkeypatch.setenv("BANDU_SIM_HOME", str(tmp_path / "home"))
     scratch = tmp_path / "scratch"
     scratch.mkdir()
@@ -43,7 +31,7 @@ def test_a_short_fuzz_run_counts_every_family_and_nothing_escapes(tmp_path, monk
 
 
 def test_the_fuzzers_judge_calls_a_traceback_an_escape():
-    module = _fuzzer_module()
+    module = fuzz_tool.load()
     with pytest.raises(module.Escape):
         module.classify(lambda: [][1], (ValueError,))
     with pytest.raises(module.Escape):

@@ -70,33 +70,33 @@ def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
     return bytes(data)
 
 
-def _paths(value, prefix=()) -> Iterator[tuple]:
+def json_paths(value, prefix=()) -> Iterator[tuple]:
+    """Every path into a JSON value (keys and indices), the value itself first."""
     yield prefix
     if isinstance(value, dict):
         for key, inner in value.items():
-            yield from _paths(inner, (*prefix, key))
+            yield from json_paths(inner, (*prefix, key))
     elif isinstance(value, list):
         for index, inner in enumerate(value):
-            yield from _paths(inner, (*prefix, index))
+            yield from json_paths(inner, (*prefix, index))
 
 
-def _set(value, path, new):
+def json_replaced(value, path, new):
+    """A copy of a JSON value with the value at `path` replaced by `new`."""
     if not path:
         return new
-    head, rest = path[0], path[1:]
-    if isinstance(value, dict):
-        return {**value, head: _set(value[head], rest, new)}
-    copy = list(value)
-    copy[head] = _set(copy[head], rest, new)
+    head, *rest = path
+    copy = dict(value) if isinstance(value, dict) else list(value)
+    copy[head] = json_replaced(value[head], rest, new)
     return copy
 
 
 def mutate_json(value, rng: random.Random):
     for _ in range(rng.randint(1, 3)):
-        paths = list(_paths(value))
+        paths = list(json_paths(value))
         path = rng.choice(paths)
         new = DEEP if rng.random() < 0.15 else rng.choice(WEIRD_VALUES)
-        value = _set(value, path, new)
+        value = json_replaced(value, path, new)
     return value
 
 
