@@ -40,14 +40,13 @@ from typing import Any
 from simulator.app.storage import records_path  # the one definition of the data directory
 from simulator.core.controller import (
     COMPUTER,
-    MAX_HISTORY,
     MAX_SAVE_BYTES,
     PERSON,
-    REPLAY_ERRORS,
     SAVE_FORMAT,
     SAVE_VERSION,
+    TurnController,
 )
-from simulator.core.errors import RecordsError
+from simulator.core.errors import RecordsError, SaveError
 from simulator.core.files import not_a_plain_file
 from simulator.core.json_file import read_json_file
 from simulator.core.text import printable, shown
@@ -168,42 +167,22 @@ def _check_replay(replay: Any, attempt: Attempt, moves: bool = True) -> None:
 
 
 def _check_moves(replay: dict[str, Any]) -> None:
-    """The replay's moves, played through the rules from a new game of its settings, are legal
-    and lead to its final state, a finished game (no physics: the outcomes are taken as the
-    moves record them; the replay viewer's referee may check them further)."""
-    from simulator.core import registry
+    """The replay's moves, played through the rules from a new game of its settings by the same
+    loader that opens a save (TurnController.from_save_dict), are legal and lead to its final
+    state, a finished game (no physics: the outcomes are taken as the moves record them; the
+    replay viewer's referee may check them further)."""
     from simulator.games.bandu import CHAIN_PIECES
 
-    seed, settings, history = replay.get("seed"), replay.get("settings", {}), replay["history"]
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-        raise ValueError(f"replay: its seed must be a whole number from 0 to 2^63 - 1, not "
-                         f"{shown(seed, 30)}")
-    if not isinstance(settings, dict):
-        raise ValueError("replay: its settings must be an object")
-    chain = settings.get("chain")
+    settings = replay.get("settings", {})
+    chain = settings.get("chain") if isinstance(settings, dict) else None
     if isinstance(chain, str) and not chain.startswith(CHAIN_PIECES):
         raise ValueError(f"replay: its chain must be written out ({CHAIN_PIECES}...), not a file "
                          f"name ({shown(chain, 40)})")
-    if len(history) > MAX_HISTORY:
-        raise ValueError(f"replay: {len(history)} moves; a save holds at most {MAX_HISTORY}")
     try:
-        state = registry.new_game("bandu", 1, settings)
-    except REPLAY_ERRORS as error:
-        raise ValueError(f"replay: its settings: {printable(str(error), 100)}") from None
-    for number, entry in enumerate(history, start=1):
-        try:
-            if not isinstance(entry, dict) or entry.get("player") != state.current_player() \
-                    or not isinstance(entry.get("action"), str):
-                raise ValueError("not the move of the player to move")
-            state.apply(state.action_from_str(entry["action"]))
-        except REPLAY_ERRORS as error:
-            raise ValueError(f"replay: move {number}: {printable(str(error), 100) or type(error).__name__}"
-                             ) from None
-    try:
-        leads_there = state.is_terminal() and state.to_dict() == replay["state"]
-    except RecursionError:
-        leads_there = False
-    if not leads_there:
+        controller = TurnController.from_save_dict(replay, verify=False)
+    except SaveError as error:
+        raise ValueError(f"replay: {error}") from None
+    if not controller.state.is_terminal():
         raise ValueError("replay: its moves do not lead to its final state (a finished game)")
 
 

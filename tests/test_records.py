@@ -274,17 +274,17 @@ def _forge_best(data: dict) -> None:
     (lambda d: d["attempts"].append("text"), "attempt 3: wants an object"),
     # forged replays (the fuzz of issue 30): each was imported, one as a personal best
     (lambda d: d["attempts"][1]["replay"].update(history=[]),
-     "attempt 2: replay: its moves do not lead to its final state"),
-    (lambda d: _forge_best(d["attempts"][1]), "attempt 2: replay: its moves do not lead"),
-    (lambda d: d["attempts"][1]["replay"].update(seed=-5), "attempt 2: replay: its seed must be"),
+     "attempt 2: replay: the moves do not lead to the saved position"),
+    (lambda d: _forge_best(d["attempts"][1]), "attempt 2: replay: the moves do not lead"),
+    (lambda d: d["attempts"][1]["replay"].update(seed=-5), "attempt 2: replay: 'seed' must be a whole number"),
     (lambda d: d["attempts"][1]["replay"]["state"].update(beans=[2**70]),
-     "attempt 2: replay: its moves do not lead"),
+     "attempt 2: replay: the moves do not lead"),
     (lambda d: d["attempts"][1]["replay"]["settings"].update(chain="/etc/passwd"),
      "attempt 2: replay: its chain must be written out"),
     (lambda d: d["attempts"][1]["replay"]["history"][0].update(action="takes the moon"),
-     "attempt 2: replay: move 1:"),
+     "attempt 2: replay: move 1 (takes the moon): 'takes the moon' is not a Bandu move"),
     (lambda d: d["attempts"][1]["replay"]["history"][0].update(player=5),
-     "attempt 2: replay: move 1: not the move of the player to move"),
+     "attempt 2: replay: move 1: made by seat 5, but seat 0 was to move"),
 ])
 def test_a_bad_import_says_why_in_one_line_and_writes_nothing(tmp_path, change, message):
     path = _export_with(tmp_path, change)
