@@ -146,3 +146,39 @@ def test_an_action_with_a_field_of_the_wrong_type_is_illegal_not_a_type_error(na
             assert state.to_dict() == before
         state.apply(action)
     assert kinds_seen
+
+
+CONTROL_TEXT = "a\x00b\x1b[31mc\rd\ne\x7f\u202ef"    # NUL, an escape sequence, CR, LF, DEL, bidi
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_refusal_never_carries_a_control_character_it_was_given(name):
+    """A refusal names what it refuses: given text with control characters in any field of any
+    kind of action met in random play, the refusal is one line of printable text (a terminal or
+    a log is never driven by a value someone typed or forged)."""
+    import dataclasses
+
+    rng = random.Random(5)
+    state = registry.new_game(name)
+    kinds_seen: set[type] = set()
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        if player == CHANCE:
+            action = rng.choices(*zip(*state.chance_outcomes(), strict=True))[0]
+        elif player == OUTCOME:
+            action = state.sample_outcome(rng)
+        else:
+            action = rng.choice(state.legal_actions())
+        if dataclasses.is_dataclass(action) and type(action) not in kinds_seen:
+            kinds_seen.add(type(action))
+            for field in dataclasses.fields(action):
+                for forged in (CONTROL_TEXT, (CONTROL_TEXT,)):
+                    bad = dataclasses.replace(action, **{field.name: forged})
+                    with pytest.raises(IllegalAction) as refused:
+                        state.clone().apply(bad)
+                    message = str(refused.value)
+                    assert "\n" not in message and all(c.isprintable() for c in message), (name, message)
+        state.apply(action)
+    assert kinds_seen

@@ -250,11 +250,17 @@ def test_long_loads_do_not_hang(tmp_path):
 
 @pytest.mark.parametrize("command", [
     ["stability", "scenes/examples/mixed-tower.toml", "--json"],
-    ["selfplay", "bandu", "--players", "random,random", "--games", "1", "--seed", "1", "--json"]])
-def test_json_output_is_json_with_standard_output_buffered(command):
+    ["selfplay", "bandu", "--players", "random,random", "--games", "1", "--seed", "1", "--json"],
+    ["solo", "--player", "ai:easy", "--attempts", "1", "--seed", "3", "--reserve", "2", "--json"],
+    ["stability", "scenes/examples/mixed-tower.toml", "--trials", "1", "--workers", "1", "--json"],
+    ["bench", "--quick", "--json"]])
+def test_json_output_is_json_with_standard_output_buffered(command, tmp_path):
     """With PYTHONUNBUFFERED unset (a normal shell), C buffers PyBullet's 'argv[0]=' line;
-    it must not reach standard output after the document."""
+    it must not reach standard output after the document (each command that prints JSON and
+    loads PyBullet in its own process: a build, a game, a solo attempt, a one-worker study,
+    the benchmark)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-    done = subprocess.run(BANDU + command, capture_output=True, text=True, env=env, timeout=120)
+    env["BANDU_SIM_HOME"] = str(tmp_path)          # the solo attempt's record goes there
+    done = subprocess.run(BANDU + command, capture_output=True, text=True, env=env, timeout=240)
     assert done.returncode == 0, done.stderr
     json.loads(done.stdout)

@@ -421,3 +421,11 @@ def test_a_report_with_an_unwritable_matplotlib_cache_keeps_stderr_quiet(tmp_pat
     assert result.returncode == 0, result.stderr
     assert "atplotlib" not in result.stderr and "mkdir" not in result.stderr, result.stderr
     assert (tmp_path / "report" / "index.html").is_file()
+
+
+@pytest.mark.parametrize("name", ["=1+1", "+1", "-1", "@SUM(A1)", "\t=1", "\r=1"])
+def test_every_cell_a_spreadsheet_would_run_is_written_as_text(name):
+    from simulator.studies.report import spreadsheet_safe
+
+    assert spreadsheet_safe(name) == "'" + name
+    assert spreadsheet_safe("tower " + name) == "tower " + name       # only the first letter counts

@@ -35,6 +35,7 @@ from simulator.core.text import printable
 CHANCE = -1
 TERMINAL = -2
 OUTCOME = -3
+REFUSAL_CHARACTERS = 240       # far above any refusal a game words itself
 
 Action = Hashable
 A = TypeVar("A", bound=Hashable)
@@ -94,7 +95,8 @@ class GameState(ABC, Generic[A]):
         if (wrong := wrong_field(action)) is not None:
             raise IllegalAction(f"not a move of this game: {wrong}")
         if self.is_terminal() or not self.is_legal(action):
-            raise IllegalAction(self.illegal_reason(action))
+            # a reason may echo a forged field: printable, one line, for every game
+            raise IllegalAction(printable(self.illegal_reason(action), REFUSAL_CHARACTERS))
         self.apply_unchecked(action)
 
     @abstractmethod

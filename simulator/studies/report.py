@@ -60,7 +60,7 @@ def check_report_dir(directory: str) -> Path:
     return path
 
 
-def _cell(text: str) -> str:
+def spreadsheet_safe(text: str) -> str:
     """A text cell no spreadsheet takes for a formula: one that begins with =, +, -, @, a tab
     or a carriage return gets a leading apostrophe (a scene named '=HYPERLINK(...)')."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
@@ -73,8 +73,8 @@ def _csv_text(result: StudyResult) -> str:
     for tower in result.towers:
         for r in tower.results:
             row = r.as_dict()
-            writer.writerow([_cell(tower.study.scene_name), _cell(tower.study.path), row["tower"],
-                             row["ordering"], row["trial"], row["seed"], _cell(" ".join(r.order)),
+            writer.writerow([spreadsheet_safe(tower.study.scene_name), spreadsheet_safe(tower.study.path), row["tower"],
+                             row["ordering"], row["trial"], row["seed"], spreadsheet_safe(" ".join(r.order)),
                              row["stood"], "" if r.fell_at is None else r.fell_at,
                              row["disturbed"], row["height_mm"]])
     return buffer.getvalue()
