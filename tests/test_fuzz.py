@@ -10,7 +10,9 @@ Profiles (environment variable BANDU_FUZZ): `ci` (the default: a short, repeatab
 
 When a run finds a failing input, Hypothesis prints it; save it as a file in the corpus folder
 of its kind (saves/*.json, scenes/*.toml, argv/*.json as a JSON list of arguments, records/*.json
-as a records export that must be refused) and fix the
+as a records export that must be refused, actions/*.json as a game, an action's class and the
+fields forged in it; databases/*.sql, SQL that damages a records database, is replayed by
+test_records.py) and fix the
 cause: the corpus test fails until then.
 """
 
@@ -337,6 +339,37 @@ def test_corpus_scenes(path):
 @pytest.mark.parametrize("path", _corpus("argv", "*.json"), ids=lambda p: p.name)
 def test_corpus_command_lines(commands_stop_before_work, path):
     check_command_line(json.loads(path.read_text(encoding="utf-8")))
+
+
+def _first_action_of_kind(game: str, kind: str) -> tuple[object, object]:
+    """The first state of a seeded random game where an action of class `kind` is legal."""
+    state = registry.new_game(game)
+    rng = random.Random(0)
+    for _ in range(2000):
+        assert not state.is_terminal(), f"{game}: no {kind} met"
+        actions = state.legal_actions() if state.is_decision_node() else [state.random_action(rng)]
+        met = [a for a in actions if type(a).__name__ == kind]
+        if met:
+            return state, met[0]
+        state.apply(rng.choice(actions))
+    raise AssertionError(f"{game}: no {kind} met")
+
+
+@pytest.mark.parametrize("path", _corpus("actions", "*.json"), ids=lambda p: p.name)
+def test_corpus_actions(path):
+    """An action of the game's own class with a field of the wrong type or a forged value (a
+    JSON list stands for a tuple): IllegalAction in one printable line, the state unchanged."""
+    import dataclasses
+
+    entry = json.loads(path.read_text(encoding="utf-8"))
+    state, action = _first_action_of_kind(entry["game"], entry["kind"])
+    fields = {k: tuple(v) if isinstance(v, list) else v for k, v in entry["fields"].items()}
+    bad = dataclasses.replace(action, **fields)
+    before = state.to_dict()
+    with pytest.raises(IllegalAction) as refused:
+        state.clone().apply(bad)
+    assert_one_line(str(refused.value))
+    assert state.to_dict() == before
 
 
 @pytest.mark.parametrize("path", _corpus("records", "*.json"), ids=lambda p: p.name)

@@ -522,30 +522,21 @@ def test_a_persons_attempt_is_recorded_and_its_replay_needs_no_scene_file(tmp_pa
 
 # --- values another program wrote (issue: hardening II) ------------------------------------------
 
-def _edited(path: Path, sql: str, *values) -> None:
+DAMAGED_DATABASES = sorted((Path(__file__).parent / "fuzz_corpus" / "databases").glob("*.sql"))
+
+
+@pytest.mark.parametrize("script", DAMAGED_DATABASES, ids=lambda p: p.stem)
+def test_every_value_read_from_the_database_is_checked(tmp_path, script):
+    """16 tracebacks came from databases with wrong-typed values; each is one line now, naming
+    the value, and the database is left as it is. Each file of tests/fuzz_corpus/databases is
+    SQL that damages a healthy database, its second line the refusal it expects."""
+    expected = script.read_text(encoding="utf-8").splitlines()[1].removeprefix("-- expect: ")
+    path = tmp_path / "records.sqlite3"
     with RecordStore.open(path) as store:
         store.add(attempt(score=4))
     with sqlite3.connect(path) as db:
-        db.execute(sql, values)
+        db.executescript(script.read_text(encoding="utf-8"))
 
-
-@pytest.mark.parametrize("sql, values, message", [
-    ("UPDATE attempts SET score = 'many'", (), "score: wants a whole number"),
-    ("UPDATE attempts SET score = -3", (), "score: wants a whole number"),
-    ("UPDATE attempts SET height_mm = 'tall'", (), "height_mm"),
-    ("UPDATE attempts SET who = ?", (b"\x00\x01",), "who: wants printable text"),
-    ("UPDATE attempts SET fell = 7", (), "fell: wants 0 or 1"),
-    ("UPDATE attempts SET played_at = 'yesterday'", (), "when"),
-    ("UPDATE attempts SET replay = 'not json'", (), "replay: not JSON"),
-    ("UPDATE attempts SET replay = ?", ("[" * 100_000 + "]" * 100_000,), "replay: not JSON, or nested"),
-    ("UPDATE attempts SET replay = ?", (b"blob",), "replay: wants JSON text"),
-    ("UPDATE schema_version SET version = 'two'", (), "not a version number"),
-])
-def test_every_value_read_from_the_database_is_checked(tmp_path, sql, values, message):
-    """16 tracebacks came from databases with wrong-typed values; each is one line now, naming
-    the value, and the database is left as it is."""
-    path = tmp_path / "records.sqlite3"
-    _edited(path, sql, *values)
     def content() -> list:
         with sqlite3.connect(path) as db:
             return [db.execute(f"SELECT * FROM {t}").fetchall() for t in ("attempts", "schema_version")]
@@ -555,8 +546,14 @@ def test_every_value_read_from_the_database_is_checked(tmp_path, sql, values, me
         with RecordStore.open(path) as store:
             store.attempts()
             store.personal_bests()
-    assert message in str(error.value) and "\n" not in str(error.value)
+    assert expected in str(error.value) and "\n" not in str(error.value)
+    assert all(c.isprintable() for c in str(error.value))
     assert content() == before
+
+
+def test_the_damaged_databases_of_the_corpus_are_those_once_found():
+    assert len(DAMAGED_DATABASES) >= 10
+    assert all(s.read_text(encoding="utf-8").splitlines()[1].startswith("-- expect: ") for s in DAMAGED_DATABASES)
 
 
 def test_a_healthy_database_the_machine_cannot_read_is_not_called_damaged(tmp_path, monkeypatch):

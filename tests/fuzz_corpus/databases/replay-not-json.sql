@@ -1,0 +1,3 @@
+-- a replay that is not JSON
+-- expect: replay: not JSON
+UPDATE attempts SET replay = 'not json';

@@ -1,0 +1,3 @@
+-- a score written as a word
+-- expect: score: wants a whole number
+UPDATE attempts SET score = 'many';

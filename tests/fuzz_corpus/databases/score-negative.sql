@@ -1,0 +1,3 @@
+-- a negative score
+-- expect: score: wants a whole number
+UPDATE attempts SET score = -3;
