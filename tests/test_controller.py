@@ -196,3 +196,67 @@ def test_a_dead_search_process_falls_back_to_a_thread():
     c.poll()
     assert c.ply() == 2 and "restarted" in c.search_error
     c.close()
+
+
+class _FaultyAgent:
+    name = "faulty"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def choose(self, state, rng):
+        self.calls += 1
+        raise ZeroDivisionError("a bug in the computer player")
+
+
+def _poll_until_settled(c: TurnController, polls: int = 40) -> None:
+    for _ in range(polls):
+        c.poll()                     # must never raise into the window's clock
+        c.wait_for_computer()
+
+
+def test_a_computer_player_that_fails_is_tried_three_times_then_said_never_raised():
+    c = TurnController("tanbo", {}, [PERSON_SEAT, Seat(COMPUTER, "random")], seed=4)
+    faulty = _FaultyAgent()
+    c.agents[1] = faulty
+    c.submit(first_legal(c))
+    _poll_until_settled(c)
+    assert faulty.calls == 3 and c.ply() == 1
+    assert c.stuck is not None and "seat 2 failed" in c.stuck and "ZeroDivisionError" in c.stuck
+    assert c.search_error == c.stuck and "undo" in c.stuck
+    assert c.undo() and c.stuck is None and c.ply() == 0      # the position changed: tried again
+    c.agents[1] = c.game.make_agent("random")
+    c.submit(first_legal(c))
+    _poll_until_settled(c)
+    assert c.ply() == 2 and c.stuck is None
+    c.close()
+
+
+def test_a_result_that_cannot_be_worked_out_is_tried_three_times_then_the_move_may_be_undone():
+    import stack_game
+    from stack_game.rules import Stack
+
+    class Failing:
+        def done(self):
+            return True
+
+        def result(self):
+            raise RuntimeError("the physics process died")
+
+        def cancel(self):
+            pass
+
+    class FailingResolver:
+        calls = 0
+
+        def begin(self, state, rng):
+            FailingResolver.calls += 1
+            return Failing()
+
+    c = TurnController(stack_game.GAME, {}, [PERSON_SEAT, PERSON_SEAT], seed=3, resolver=FailingResolver())
+    c.submit(Stack(2))
+    for _ in range(20):
+        c.poll()                       # never raises, never retries without end
+    assert FailingResolver.calls == 3 and c.stuck is not None
+    assert "could not be worked out" in c.stuck and "RuntimeError" in c.stuck
+    assert c.can_undo() and c.undo() and c.stuck is None and c.ply() == 0

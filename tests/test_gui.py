@@ -329,3 +329,16 @@ def test_screenshot_key_writes_a_png(gui, private_home):
     press(window, key.F12)
     pngs = list((private_home / "shots").glob("*.png"))
     assert len(pngs) == 1 and pngs[0].read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_computer_player_that_fails_is_said_in_the_window_at_once(gui):
+    """The controller contains a failing search (tests/test_controller.py); the window says so
+    at the next frame, though no move was made."""
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "mcts:easy")])
+    frame(window, 1)
+    screen.controller.search_error = "the computer player of seat 2 failed (ZeroDivisionError: x); trying again"
+    frame(window, 1)
+    assert "seat 2 failed" in screen.toast.message and screen.controller.search_error is None

@@ -215,6 +215,26 @@ def test_a_game_package_is_found_without_any_edit_elsewhere(tmp_path):
     assert "'coin_flip'" in out and "'tanbo'" in out
 
 
+def test_a_broken_game_package_is_named_in_one_line_and_the_others_still_load(tmp_path):
+    """A package beside the games that fails to import (a plug-in with a bug, a missing
+    dependency): one line on standard error names it; every other game is listed, every time."""
+    package = tmp_path / "aaa_broken"         # found first: the games after it must still load
+    package.mkdir()
+    (package / "__init__.py").write_text("import a_module_nobody_installed\n")
+    code = ("import sys, simulator.games\n"
+            "simulator.games.__path__.insert(0, sys.argv[1])\n"
+            "from simulator.core import registry\n"
+            "print([g.name for g in registry.all_games()])\n"
+            "print([g.name for g in registry.all_games()])\n")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    first, second = done.stdout.splitlines()
+    assert first == second and "'tanbo'" in first and "'bandu'" in first and "'buddel_bande'" in first
+    lines = [line for line in done.stderr.splitlines() if "aaa_broken" in line]
+    assert len(lines) == 1 and "could not be loaded" in lines[0] and "ModuleNotFoundError" in lines[0]
+
+
 def test_metadata_is_checked():
     from simulator.core.registry import Game, GameInfo
     with pytest.raises(ValueError, match="players"):

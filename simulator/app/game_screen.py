@@ -272,9 +272,9 @@ class GameScreen(Screen):
                 self._shown_autosave_error = self.controller.autosave_error
                 if self._shown_autosave_error:      # said once, not after every move
                     self.toast.show(self._shown_autosave_error, error=True)
-            if self.controller.search_error:
-                self.toast.show(self.controller.search_error, error=True)
-                self.controller.search_error = None
+        if self.controller.search_error:     # said as soon as it happens, a move made or not
+            self.toast.show(self.controller.search_error, error=True)
+            self.controller.search_error = None
         self.view.update(dt)
         self._refresh_panel()
         if self.controller.is_over() and not self._end_shown:

@@ -27,6 +27,7 @@ import random
 import tempfile
 import time
 from concurrent.futures import BrokenExecutor, Executor, Future, ThreadPoolExecutor
+from concurrent.futures import wait as futures_wait
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,6 +46,7 @@ SAVE_FORMAT = "bandu-sim save"
 SAVE_VERSION = 1
 MAX_SAVE_BYTES = 16_000_000       # a long game's save is tens of kilobytes
 MAX_HISTORY = 1_000_000           # moves in one save
+MAX_TRIES = 3                     # a failing search or resolution, at one position
 # what replaying a damaged or hostile file can raise from a game's own parsing and checks
 REPLAY_ERRORS = (IllegalAction, SettingsError, ValueError, TypeError, KeyError, IndexError,
                  AttributeError, RecursionError, OverflowError)
@@ -121,6 +123,9 @@ class TurnController:
         self._pending: Future | None = None
         self._pending_version = -1
         self._search_retries = 0
+        self.stuck: str | None = None              # why nothing more is tried here (_failed)
+        self._failures = 0
+        self._failures_version = -1
         self._outcome: PendingOutcome | None = None
         self._outcome_version = -1
 
@@ -199,7 +204,23 @@ class TurnController:
     def _resolve_chance(self) -> None:
         self._record(CHANCE, self.state.random_action(self._rng("chance")))
 
+    def _failed(self, what: str, error: BaseException) -> bool:
+        """Count a failed search or resolution at this position and say so: True to try again,
+        False once it failed MAX_TRIES times here (then `stuck` says why, and nothing more is
+        tried until the position changes: undo, load, a person's move)."""
+        if self._failures_version != self.version:
+            self._failures, self._failures_version = 0, self.version
+        self._failures += 1
+        reason = printable(f"{what} ({type(error).__name__}: {error})", 160)
+        if self._failures < MAX_TRIES:
+            self.search_error = f"{reason}; trying again"
+            return True
+        self.stuck = f"{reason}, {self._failures} times; undo, save or load a game to go on"
+        self.search_error = self.stuck
+        return False
+
     def _changed(self) -> None:
+        self.stuck = None
         self.version += 1
         self._last_change = time.monotonic()
         self.autosave()
@@ -234,6 +255,8 @@ class TurnController:
                 continue
             if p < 0 or not self.seats[p].is_computer:
                 return changed
+            if self.stuck is not None:
+                return changed
             if self._pending is None:
                 now = time.monotonic() if now is None else now
                 if now - self._last_change < self.computer_delay or now < self._held_until:
@@ -257,6 +280,10 @@ class TurnController:
                 else:
                     self._executor, self._owns_executor = None, True
                 continue
+            except Exception as error:      # a fault in the computer player itself
+                if self._failed(f"the computer player of seat {p + 1} failed", error):
+                    continue
+                return changed
             self._search_retries = 0
             self._record(p, action)
             changed = True
@@ -279,6 +306,8 @@ class TurnController:
         if self._outcome is not None and self._outcome_version != self.version:
             self._outcome.cancel()      # the position changed (load) while it resolved
             self._outcome = None
+        if self.stuck is not None:
+            return False
         if self._outcome is None:
             self._outcome_version = self.version
             self._outcome = self._begin_outcome()
@@ -288,7 +317,7 @@ class TurnController:
         try:
             result = pending.result()
         except Exception as error:  # the resolver failed (its process died): say so, try again
-            self.search_error = f"the result could not be worked out ({error}); trying again"
+            self._failed("the result of the move could not be worked out", error)
             return False
         self._record(OUTCOME, result)
         return True
@@ -319,16 +348,17 @@ class TurnController:
 
     def wait_for_computer(self, timeout: float = 30.0) -> None:
         """Block until a pending computer search finishes (tests); then poll() applies it."""
-        if self._pending is not None:
-            self._pending.result(timeout=timeout)
+        if self._pending is not None:      # a search that failed says so at the next poll()
+            futures_wait([self._pending], timeout=timeout)
 
     # --- undo ------------------------------------------------------------------------------------
     def undo_target(self, seat: int | None = None) -> int | None:
         """Index in history of the move an undo would take back, or None if none may be.
         `seat`: only a move of that seat may be taken back (a person at a shared machine).
         Nothing while an outcome is being resolved: a view may already be showing it (a tower
-        falling), and a move whose result has been seen cannot be taken back."""
-        if self.state.current_player() == OUTCOME:
+        falling), and a move whose result has been seen cannot be taken back; but a move whose
+        result could not be worked out (`stuck`) can."""
+        if self.state.current_player() == OUTCOME and self.stuck is None:
             return None
         for index in range(len(self.history) - 1, -1, -1):
             entry = self.history[index]

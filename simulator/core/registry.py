@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -268,6 +269,7 @@ class Registry:
         self._games: dict[str, Game] = {}
         self._discover_package = discover_package
         self._discovered = discover_package is None
+        self.broken: dict[str, str] = {}          # package -> why it could not be loaded
 
     def register(self, game: Game) -> Game:
         known = self._games.get(game.name)
@@ -283,8 +285,15 @@ class Registry:
         assert self._discover_package is not None
         package = importlib.import_module(self._discover_package)
         for module in pkgutil.iter_modules(package.__path__, f"{self._discover_package}."):
-            if module.ispkg:
+            if not module.ispkg:
+                continue
+            try:
                 importlib.import_module(module.name)   # its __init__ registers the game
+            except Exception as error:             # one broken game: named, the others load
+                reason = printable(f"{type(error).__name__}: {error}", 160)
+                self.broken[module.name] = reason
+                print(f"bandu-sim: the game package {module.name} could not be loaded ({reason}); "
+                      "the other games are there", file=sys.stderr)
 
     def all(self) -> tuple[Game, ...]:
         self._discover()
