@@ -173,7 +173,6 @@ class MCTSAgent:
         return best
 
     def _playout(self, state: GameState, rng: random.Random) -> list[float]:
-        step = getattr(state, "random_playout_step", None)
         depth = 0
         limit = self.playout_depth
         while not state.is_terminal():
@@ -181,10 +180,7 @@ class MCTSAgent:
                 if self.evaluator is not None:
                     return [(v + 1.0) / 2.0 for v in self.evaluator(state)]
                 return [0.5] * state.num_players
-            if step is not None:
-                step(rng)
-            else:
-                state.apply_unchecked(state.random_action(rng))
+            state.random_playout_step(rng)
             depth += 1
         return [(v + 1.0) / 2.0 for v in state.returns()]
 

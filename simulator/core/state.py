@@ -117,6 +117,12 @@ class GameState(ABC, Generic[A]):
             return self.sample_outcome(rng)
         return rng.choice(self.legal_actions())
 
+    def random_playout_step(self, rng: random.Random) -> None:
+        """One step of a random playout: `random_action` applied. A game whose playouts are the
+        search's cost overrides it with something faster (a move picked without listing them
+        all); it must play as `apply_unchecked(random_action(rng))` plays, in law."""
+        self.apply_unchecked(self.random_action(rng))
+
     def reveals(self, action: A) -> bool:
         """True when this player's action shows a seat something it had not seen (a peek, a
         draw): undo cannot take it back. Chance and outcomes always reveal."""
