@@ -350,8 +350,8 @@ def test_settings():
     for players, settings, message in [
         (4, {"tables": 3}, "3 tables seat 12 players, not 4"),
         (7, {}, "choose 4, 8, 12, 16 or 20 players, not 7"),
-        (12, {"tables": 6}, "tables must be 1 to 5"),
-        (12, {"sets": 5}, "sets must be 1 to 4"),
+        (12, {"tables": 6}, "tables must be a whole number from 1 to 5"),
+        (12, {"sets": 5}, "sets must be a whole number from 1 to 4"),
         (12, {"roll_on": "never"}, "roll_on must be one of bunko-only, always, not-after-bunko-or-triple"),
         (12, {"pace": "slow"}, "pace must be one of normal, fast, instant"),
         (12, {"bell": 21}, "unknown setting 'bell'"),

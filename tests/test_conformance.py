@@ -182,3 +182,33 @@ def test_a_refusal_never_carries_a_control_character_it_was_given(name):
                     assert "\n" not in message and all(c.isprintable() for c in message), (name, message)
         state.apply(action)
     assert kinds_seen
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_bad_setting_is_refused_at_the_door_and_never_reaches_the_game(name):
+    """Every setting a game declares, given a value of the wrong kind or outside what it
+    declares, is refused in one line naming it, before the game's own code is called."""
+    import dataclasses
+
+    from simulator.core.errors import SettingsError
+
+    game = registry.get_game(name)
+    reached: list[dict] = []
+
+    def spy(players, **settings):
+        reached.append(settings)
+        return game.create(players, **settings)
+
+    guarded = dataclasses.replace(game, create=spy)
+    names = sorted(game.info.setting_names()) or ["colour"]     # none: any name is unknown
+    for setting in names:
+        for bad in (object(), 10**30, -1, "bogus\x1b[2J", 2.5, [1], None):
+            try:
+                guarded.new_game(None, {setting: bad})
+            except SettingsError as error:
+                message = str(error)
+                assert setting in message and "\n" not in message, message
+                assert all(c.isprintable() for c in message), repr(message)
+                continue
+            pytest.fail(f"{name}: {setting}={bad!r} was taken")
+        assert reached == [], f"{name}: a bad {setting} reached the game's code: {reached}"

@@ -24,6 +24,7 @@ from typing import Any
 from simulator.core.agents import Agent, RandomAgent, Strength, parse_agent_spec
 from simulator.core.errors import SettingsError
 from simulator.core.outcomes import ModelResolver, OutcomeResolver
+from simulator.core.setting_values import Accepts, checked, choice_values
 from simulator.core.state import GameState
 from simulator.core.text import printable
 
@@ -69,8 +70,10 @@ class GameInfo:
     min_players: int
     max_players: int
     settings: tuple[Setting, ...] = ()
-    #: setting names new_game accepts beyond those the settings' choices name (e.g. "size")
-    extra_setting_names: tuple[str, ...] = ()
+    #: what a setting takes beyond its choices' values, and the settings no choice names (a
+    #: board size given as one number): core/setting_values.py. Every setting is checked
+    #: against these or its choices before the game's code sees it
+    accepts: Mapping[str, Accepts] = field(default_factory=dict, hash=False)
     seat_names: tuple[str, ...] = ()    # how the rules call the seats, e.g. ("Black", "White")
     seat_names_plural: bool = False     # the seats are teams ("Ants"): "Ants win", "Ants' move"
     chance: bool = False                # chance nodes (shuffles, draws, dice resolved at once)
@@ -107,7 +110,11 @@ class GameInfo:
     def setting_names(self) -> set[str]:
         """Every keyword new_game accepts."""
         names = {key for setting in self.settings for choice in setting.choices for key in choice.kwargs}
-        return names | set(self.extra_setting_names)
+        return names | set(self.accepts)
+
+    def offered_values(self) -> dict[str, tuple[Any, ...]]:
+        """Each setting the choices name, with the values they give it."""
+        return choice_values(choice.kwargs for setting in self.settings for choice in setting.choices)
 
     @property
     def default_players(self) -> int:
@@ -215,6 +222,10 @@ class Game:
                 choices = f"settings: {', '.join(sorted(known))}" if known else "it has no settings"
                 raise SettingsError(f"unknown setting {printable(str(name), 40)!r} for {self.title}; "
                                     f"{choices}")
+        try:
+            settings = checked(settings, self.info.offered_values(), self.info.accepts)
+        except SettingsError as error:
+            raise SettingsError(f"{self.title}: {error}") from None
         try:
             return self.create(players, **settings)
         except (TypeError, ValueError, OverflowError) as error:

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from simulator.core.errors import IllegalAction, SettingsError
+from simulator.core.setting_values import flag
+from simulator.core.setting_values import whole as whole_number
 from simulator.core.state import CHANCE, TERMINAL, GameState
 from simulator.core.text import shown
 from simulator.games.bandida.cards import (
@@ -90,17 +92,6 @@ class Move:
 
 
 SWAP, PASS, KEEP = Move("swap"), Move("pass"), Move("keep")
-
-
-def _flag(value: Any, name: str) -> bool:
-    """A yes/no setting from the window (bool), the command line (text) or a save (int)."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int) and value in (0, 1):
-        return bool(value)
-    if isinstance(value, str) and value.strip().lower() in ("on", "off", "true", "false", "yes", "no", "1", "0"):
-        return value.strip().lower() in ("on", "true", "yes", "1")
-    raise SettingsError(f"{name} must be on or off, not {shown(value, 20)}")
 
 
 def _choice(value: Any, allowed: tuple, name: str) -> Any:
@@ -1012,10 +1003,7 @@ class BandidaState(GameState[Move]):
             raise ValueError("not a Bandida state")
 
         def whole(name: str, low: int, high: int) -> int:
-            value = data[name]
-            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-                raise ValueError(f"{name} must be a whole number from {low} to {high}")
-            return value
+            return whole_number(data[name], name, low, high)
 
         def kind(text: Any, hidden: bool = True) -> int:
             if text == "?" and hidden:
@@ -1032,7 +1020,7 @@ class BandidaState(GameState[Move]):
 
         state = cls(whole("players", 1, 4), _choice(data["mode"], MODES, "mode"),
                     _choice(data["deck"], DECKS, "deck"), _choice(data["side"], SIDES, "side"),
-                    _flag(data["ladder"], "ladder"), _flag(data["early_loss"], "early_loss"))
+                    flag(data["ladder"], "ladder"), flag(data["early_loss"], "early_loss"))
         if state.deck == "bandido" and state.mode != 1:
             raise ValueError("the Bandido deck plays mode 1 only")
         network = data["network"]
@@ -1195,8 +1183,8 @@ def new_game(players: int = 2, mode: Any = 1, deck: Any = "bandida", side: Any =
     mode = _choice(mode, MODES, "mode")
     deck = _choice(deck.strip().lower() if isinstance(deck, str) else deck, DECKS, "deck")
     side = _choice(side, SIDES, "side")
-    ladder = _flag(ladder, "ladder")
-    early_loss = _flag(early_loss, "early_loss")
+    ladder = flag(ladder, "ladder")
+    early_loss = flag(early_loss, "early_loss")
     if deck == "bandido" and mode != 1:
         raise SettingsError("the Bandido deck plays mode 1 only (modes 2 and 3 need Bandida's ladder)")
     if not ladder and mode != 3:

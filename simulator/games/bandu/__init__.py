@@ -11,6 +11,7 @@ from typing import Any
 from simulator.core.agents import Agent, Strength
 from simulator.core.outcomes import OutcomeResolver
 from simulator.core.registry import Choice, Game, GameInfo, Setting, register
+from simulator.core.setting_values import Accepts, flag
 from simulator.games.bandu import rules
 
 # a tower built alone (solo, chain) takes its pieces without auctions, so without beans
@@ -41,14 +42,7 @@ def _settings() -> tuple[Setting, ...]:
 
 def practice_aid_of(settings: Mapping[str, Any]) -> bool:
     """The `practice_aid` setting (on/off, true/false, 1/0), refused in one line otherwise."""
-    from simulator.core.errors import SettingsError
-
-    value = settings.get("practice_aid", False)
-    if isinstance(value, str) and value.strip().lower() in ("on", "off", "true", "false", "yes", "no"):
-        return value.strip().lower() in ("on", "true", "yes")
-    if isinstance(value, bool) or value in (0, 1):
-        return bool(value)
-    raise SettingsError("practice_aid is on or off")
+    return flag(settings.get("practice_aid", False), "practice_aid")
 
 
 def aided(settings: Mapping[str, Any]) -> bool:
@@ -170,7 +164,10 @@ def _view() -> type:
 GAME = register(Game(
     info=GameInfo("bandu", "Bandu", "Bid beans, stack wooden pieces, keep your tower standing.",
                   min_players=1, max_players=rules.MAX_PLAYERS, settings=_settings(),
-                  extra_setting_names=("chain", "hint_used"), chance=True, outcomes=True,
+                  accepts={"reserve": Accepts((int,), 1, len(rules.BUILDING_PIECES)),   # solo --reserve N
+                           "chain": Accepts((str, int), 0, 2**63 - 1),   # a scene file, its pieces, a seed
+                           "hint_used": Accepts((bool,))},     # the window's mark (hint.py)
+                  chance=True, outcomes=True,
                   menu_order=10),
     state_class=rules.BanduState,
     create=_create,

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simulator.core.errors import IllegalAction, SettingsError
+from simulator.core.setting_values import flag, whole
 from simulator.core.state import CHANCE, TERMINAL, GameState
 from simulator.core.text import printable, shown
 
@@ -115,17 +116,6 @@ def position_name(position: int) -> str:
     if position == IN_DEN:
         return "its den"
     return f"hole {position}"
-
-
-def _flag(value: Any, name: str) -> bool:
-    """A yes/no setting from the command line, a save or the menu."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int) and value in (0, 1):
-        return bool(value)
-    if isinstance(value, str) and value.strip().lower() in ("on", "yes", "true", "1", "off", "no", "false", "0"):
-        return value.strip().lower() in ("on", "yes", "true", "1")
-    raise SettingsError(f"{name} must be on or off, not {shown(value, 30)}")
 
 
 def check_settings(players: Any, first: Any) -> None:
@@ -609,12 +599,6 @@ class BuddelState(GameState[Act]):
 
 
 # --- reading a saved state ---------------------------------------------------------------------
-def _whole(value: Any, name: str, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {shown(value, 30)}")
-    return value
-
-
 def _rolls_from(value: Any, name: str) -> tuple[tuple[int, int], ...]:
     if not isinstance(value, list):
         raise ValueError(f"{name} must be a list of [figure, symbol] pairs")
@@ -634,12 +618,12 @@ def _move_from(value: Any, moles: int, name: str) -> tuple[Any, ...]:
     if value["kind"] == "decline":
         return ("decline",)
     if value["kind"] == "dog":
-        return ("dog", _whole(value["from"], f"{name} from", 1, HOLES), _whole(value["to"], f"{name} to", 1, HOLES))
+        return ("dog", whole(value["from"], f"{name} from", 1, HOLES), whole(value["to"], f"{name} to", 1, HOLES))
     clan = value.get("den")
     if clan is not None and clan not in CLANS:
         raise ValueError(f"{name}: den {shown(clan, 30)} is not a clan")
-    return ("mole", _whole(value["spot"], f"{name} spot", 1, moles) - 1,
-            _whole(value["from"], f"{name} from", 0, HOLES), _whole(value["to"], f"{name} to", 1, DEN_ENTRANCE),
+    return ("mole", whole(value["spot"], f"{name} spot", 1, moles) - 1,
+            whole(value["from"], f"{name} from", 0, HOLES), whole(value["to"], f"{name} to", 1, DEN_ENTRANCE),
             CLANS.index(clan) if clan is not None else UNKNOWN)
 
 
@@ -648,11 +632,11 @@ def _read_state(data: Any) -> BuddelState:
         raise ValueError("a Buddel Bande state must be a JSON object")
     if data.get("game") != "buddel_bande":
         raise ValueError("not a Buddel Bande state ('game' must be 'buddel_bande')")
-    players = _whole(data["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
+    players = whole(data["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
     know_own = data["know_own"]
     if not isinstance(know_own, bool):
         raise ValueError("know_own must be true or false")
-    first = _whole(data["first"], "first", 0, players - 1)
+    first = whole(data["first"], "first", 0, players - 1)
     state = BuddelState(players, know_own, first)
     if data["phase"] not in PHASES:
         raise ValueError(f"phase must be one of {', '.join(PHASES)}")
@@ -678,7 +662,7 @@ def _read_state(data: Any) -> BuddelState:
                 raise ValueError(f"{where}: two {SIZES[size]} {CLANS[clan]}")
             seen.add((clan, size))
         at = mole["at"]
-        position = IN_DEN if at == "den" else _whole(at, f"{where} at", 0, HOLES)
+        position = IN_DEN if at == "den" else whole(at, f"{where} at", 0, HOLES)
         if position not in (HAYSTACK, IN_DEN) and state.occupant[position] >= 0:
             raise ValueError(f"{where}: hole {position} holds two moles")
         if position == IN_DEN:
@@ -695,8 +679,8 @@ def _read_state(data: Any) -> BuddelState:
         if sum(1 for s in state.size if s == size) > players:
             raise ValueError(f"more than {players} {SIZES[size]} moles")
     state._refresh_own()
-    state.dog = _whole(data["dog"], "dog", 1, HOLES)
-    state.to_move = _whole(data["to_move"], "to_move", 0, players - 1)
+    state.dog = whole(data["dog"], "dog", 1, HOLES)
+    state.to_move = whole(data["to_move"], "to_move", 0, players - 1)
     roll = data["roll"]
     if roll is not None:
         ((state.figure, state.symbol),) = _rolls_from([roll], "roll")
@@ -705,7 +689,7 @@ def _read_state(data: Any) -> BuddelState:
     state.turn_rolls = _rolls_from(data["rolls"], "rolls")
     state.turn_move = _move_from(data["move"], count, "move")
     moved = data["moved"]
-    state.moved = -1 if moved is None else _whole(moved, "moved", 1, count) - 1
+    state.moved = -1 if moved is None else whole(moved, "moved", 1, count) - 1
     if (state.moved >= 0) != (state.phase in (LOOK, PEEK)):
         raise ValueError("'moved' names the mole just moved, while its mover may look under it")
     looked = data["looked"]
@@ -715,25 +699,25 @@ def _read_state(data: Any) -> BuddelState:
         if not isinstance(spots, list):
             raise ValueError(f"looked[{seat}] must be a list of spots")
         for spot in spots:
-            state.looked[seat] |= 1 << (_whole(spot, f"looked[{seat}]", 1, count) - 1)
+            state.looked[seat] |= 1 << (whole(spot, f"looked[{seat}]", 1, count) - 1)
     dens = data["dens"]
     if not isinstance(dens, dict) or dens != {CLANS[c]: state.dens[c] for c in range(players)}:
         raise ValueError("dens do not match the moles in the dens")
     winner = data["winner"]
     if winner is not None:
-        state.winner = _whole(winner, "winner", 0, players - 1)
+        state.winner = whole(winner, "winner", 0, players - 1)
     full = [c for c in state.dens if c >= MOLES_TO_WIN]
     if (state.phase == OVER) != (state.winner >= 0) or (state.winner >= 0 and state.dens[state.winner] < MOLES_TO_WIN) \
             or len(full) > 1:
         raise ValueError("the game is over exactly when one clan has all three moles in its den")
     if state.phase != OVER and full:
         raise ValueError("a clan has all three moles home, but the game goes on")
-    state.turns = _whole(data["turns"], "turns", 0, 10**9)
+    state.turns = whole(data["turns"], "turns", 0, 10**9)
     last = data["last_turn"]
     if last is not None:
         if not isinstance(last, dict) or not isinstance(last.get("looked"), bool):
             raise ValueError("last_turn must be an object with seat, rolls, move and looked")
-        state.last_turn = (_whole(last["seat"], "last_turn seat", 0, players - 1),
+        state.last_turn = (whole(last["seat"], "last_turn seat", 0, players - 1),
                            _rolls_from(last["rolls"], "last_turn rolls"),
                            _move_from(last["move"], count, "last_turn move"), last["looked"])
     return state
@@ -742,7 +726,7 @@ def _read_state(data: Any) -> BuddelState:
 def new_game(players: int = 2, know_own: Any = True, first: Any = 0) -> BuddelState:
     """The table before the haystack is arranged (the arrangement is the first chance moves)."""
     check_settings(players, first)
-    return BuddelState(players, _flag(know_own, "know_own"), first)
+    return BuddelState(players, flag(know_own, "know_own"), first)
 
 
 def game_report(state: GameState) -> dict[str, Any]:

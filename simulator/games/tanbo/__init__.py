@@ -6,6 +6,7 @@ from typing import Any
 
 from simulator.core.errors import SettingsError
 from simulator.core.registry import Choice, Game, GameInfo, Setting, register
+from simulator.core.setting_values import Accepts
 from simulator.games.tanbo import ai, rules
 
 
@@ -42,7 +43,8 @@ def _benchmark(quick: bool = False, progress: Any = None) -> tuple[dict, str]:
 
 GAME = register(Game(
     info=GameInfo("tanbo", "Tanbo", "Grow your roots, bound your opponent's, clear the board.",
-                  min_players=2, max_players=2, settings=_settings(), extra_setting_names=("size",),
+                  min_players=2, max_players=2, settings=_settings(),
+                  accepts={"size": Accepts((int,), values=rules.SQUARE_SIZES)},   # --setting size=11
                   seat_names=(rules.COLOUR_NAMES[rules.BLACK], rules.COLOUR_NAMES[rules.WHITE]),
                   menu_order=20),
     state_class=rules.TanboState,
