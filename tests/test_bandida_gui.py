@@ -70,9 +70,11 @@ def test_a_game_on_the_felt_with_drag_turn_and_drop(gui):
     assert share(pixels, is_earth) > 0.01                    # cards of earth: the start and the hand
     assert share(pixels, is_card_back) > 0.002               # the other hand and the pile, face down
     assert len(view.hand_sprites) == 3 and view.pile_label.text.startswith("draw pile: ")
-    # an illegal drop, far out on the felt, says why and changes nothing
+    # an illegal drop, far out on the felt, says why and changes nothing (a card that fits
+    # somewhere: the refused drop is the spot's fault, not the card's)
     plies = screen.controller.ply()
-    card, _ = view.hand_sprites[0]
+    index, move = _a_card_that_fits(view)
+    card, _ = view.hand_sprites[index]
     bx, by, bw, bh = view.board_rect()
     far = (bx + 40, by + bh - 40)                                 # a corner of the felt, far from the network
     _drag(window, (card.x, card.y), far)
@@ -82,15 +84,13 @@ def test_a_game_on_the_felt_with_drag_turn_and_drop(gui):
     assert view.refusal("a tunnel would run into earth on the west side of -2,10") == \
         "a tunnel would run into earth on the left side of the card"
     assert view.refusal("cell 3,-1 is taken") == "a card already lies there"
-    assert view.held is not None                                 # still held, over the far corner
-    for _ in range(4):                                           # a turn of it that fits somewhere
-        if view._spots():
-            break
+    assert view.held == index                                    # still held, over the far corner
+    while view.rotation != move.rotation:                        # a turn of it that fits somewhere
         press(window, key.R)
+    assert move in view._spots()
     window.dispatch_event("on_mouse_motion", *far, 0, 0)
     window.pump(1)
-    if view._spots():
-        assert view.ghost.color[:3] == (255, 120, 110)           # where it does not fit, it shows red
+    assert view.ghost.color[:3] == (255, 120, 110)               # where it does not fit, it shows red
     press(window, key.ESCAPE)
     assert view.held is None
     # pick a card that fits, turn it with R and the wheel until the spot's rotation, drop it there
@@ -470,10 +470,11 @@ def test_hovering_a_hand_card_says_what_its_icon_does_and_a_held_card_its_other_
 
     click(window, card.x, card.y)                                # held (over the hand): lit spots
     window.pump(1)
-    if not view._spots():
-        assert "fits nowhere as it is turned: press R" in view.hint
-    while not view._spots():
-        press(window, key.R)
+    # on this network the dynamite fits nowhere unturned, and somewhere turned once
+    assert view.rotation == 0 and not view._spots()
+    assert "fits nowhere as it is turned: press R" in view.hint
+    press(window, key.R)
+    assert view.rotation == 1 and view._spots()
     shown, every = len(view._spots()), len(view._key_spots())
     assert every > shown > 0 and f"shows {every - shown} more" in view.hint
 

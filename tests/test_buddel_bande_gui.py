@@ -19,6 +19,8 @@ from window_driver import (
     wait_for_person,
 )
 
+from simulator.games.buddel_bande.rules import DEN_ENTRANCE, IN_DEN
+
 pytestmark = pytest.mark.gui
 
 
@@ -60,18 +62,36 @@ def _mole_target(view):
     return found[0] if found else None
 
 
-def _play_until_a_mole_move(window, screen):
-    """Seat 0 moves with the mouse until a roll lets it move a mole (dog rolls: click the first
-    lit dog spot, then let the computers play)."""
+def _mole_to_a_hole(view, also=lambda mole: True):
+    """A lit mole that runs to a hole (so the look follows), and for which also(mole) holds; or
+    None. An action and where the mole is drawn."""
+    state = view.state
+    found = [(a, x, y) for a, x, y, _ in view.targets if a.kind == "mole"
+             and state.destination(a.a, state.symbol) != DEN_ENTRANCE and also(a.a)]
+    return found[0] if found else None
+
+
+def _refused_moles(state):
+    """The moles on the board (or the haystack) that the roll does not let the player move."""
+    return [m for m in range(len(state.pos)) if state.pos[m] != IN_DEN
+            and not any(a.kind == "mole" and a.a == m for a in state.legal_actions())]
+
+
+def _play_until_a_mole_move(window, screen, wanted=_mole_target):
+    """Seat 0 moves with the mouse until wanted(view) finds a lit mole (other rolls: click the
+    first lit move and do not look, then let the computers play); that target."""
     view = screen.view
     for _ in range(40):
         wait_for_person(window, screen)
         window.pump(1)
-        if _mole_target(view):
-            return
+        found = wanted(view)
+        if found:
+            return found
         action, x, y, _ = view.targets[0]
         click(window, x, y)
-    raise AssertionError("no mole to move in 40 turns")
+        if _phase(screen) == "look":
+            click_on(window, view.buttons["no-look"])
+    raise AssertionError("no such mole to move in 40 turns")
 
 
 def test_the_board_is_drawn(gui):
@@ -97,48 +117,48 @@ def test_a_turn_played_with_the_mouse(gui):
     window, app = gui
     screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "mcts:easy")], seed=5)
     controller, view = screen.controller, screen.view
-    _play_until_a_mole_move(window, screen)
+    # a roll of one size, so that some mole may not move, and a lit mole that runs to a hole
+    action, x, y = _play_until_a_mole_move(
+        window, screen, lambda v: _refused_moles(v.state) and _mole_to_a_hole(v))
     state = controller.state
     assert view.figure_die.rolling or controller.ply() > 0
     window.pump(60)
     assert not view.figure_die.rolling
     # every move is lit; hovering one shows where it would go
     assert len(view.lights) == len([a for a in state.legal_actions() if a.kind in ("mole", "dog")])
-    action, x, y = _mole_target(view)
     window.dispatch_event("on_mouse_motion", x, y, 0, 0)
     window.pump(1)
     destination = state.destination(action.a, state.symbol)
     assert view.ghost.visible and view.hover_ring.visible
     assert view.hint.startswith(f"Mole {action.a + 1}") and (f"hole {destination}" in view.hint
                                                             or "den" in view.hint)
-    assert view.hint in screen.hint.text.replace("\n", " ") or screen.hint.text
+    assert " ".join(view.hint.split()) in " ".join(screen.hint.text.split())   # shown as it is
     # a mole the roll does not allow: the click says why and changes nothing
-    others = [m for m in range(len(state.pos)) if state.pos[m] != 26
-              and not any(a.kind == "mole" and a.a == m for a in state.legal_actions())]
+    others = _refused_moles(state)
+    assert others
     plies = controller.ply()
-    if others:
-        click(window, *view.mole_xy(state, others[0]))
-        assert screen.toast.message and controller.ply() == plies
+    click(window, *view.mole_xy(state, others[0]))
+    assert screen.toast.message and controller.ply() == plies
     # the click moves it; undo takes it back before the look
     click(window, x, y)
     assert controller.ply() == plies + 1
-    if _phase(screen) == "look":
-        assert screen.undo_button.enabled
-        press(window, __import__("pyglet").window.key.U)
-        assert controller.ply() == plies and _phase(screen) == "move"
-        click(window, x, y)
-        assert _phase(screen) == "look"
-        mine = view.state.clan[action.a] == 0                  # as far as seat 0 knows
-        assert view.card_text.text.startswith("Your" if mine else "The")   # never a false 'your'
-        click_on(window, view.buttons["look"])
-        assert _phase(screen) == "peek"
-        window.pump(2)
-        assert view.peek_picture.visible and "Only you see this" in view.card_text.text
-        assert not screen.undo_button.enabled               # the look cannot be taken back
-        pixels = frame(window)
-        assert share(pixels, is_grass) > 0.2
-        click_on(window, view.buttons["done"])
-        assert not view.peek_picture.visible
+    assert _phase(screen) == "look"
+    assert screen.undo_button.enabled
+    press(window, __import__("pyglet").window.key.U)
+    assert controller.ply() == plies and _phase(screen) == "move"
+    click(window, x, y)
+    assert _phase(screen) == "look"
+    mine = view.state.clan[action.a] == 0                      # as far as seat 0 knows
+    assert view.card_text.text.startswith("Your" if mine else "The")   # never a false 'your'
+    click_on(window, view.buttons["look"])
+    assert _phase(screen) == "peek"
+    window.pump(2)
+    assert view.peek_picture.visible and "Only you see this" in view.card_text.text
+    assert not screen.undo_button.enabled                   # the look cannot be taken back
+    pixels = frame(window)
+    assert share(pixels, is_grass) > 0.2
+    click_on(window, view.buttons["done"])
+    assert not view.peek_picture.visible
     # the computer answers and the log tells what it did
     wait_for_person(window, screen)
     window.pump(2)
@@ -157,8 +177,7 @@ def test_a_turn_played_from_the_keyboard(gui):
     window, app = gui
     screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "mcts:easy")], seed=5)
     controller, view = screen.controller, screen.view
-    wait_for_person(window, screen)
-    window.pump(1)
+    wanted, _, _ = _play_until_a_mole_move(window, screen, _mole_to_a_hole)   # its move: the look follows
     moves = [target[0] for target in view.targets]
     assert moves and view.hover is None
     seen = []
@@ -171,13 +190,18 @@ def test_a_turn_played_from_the_keyboard(gui):
     assert view.hover == moves[0]
     press(window, key.TAB, key.MOD_SHIFT)
     assert view.hover == moves[-1]
+    for _ in moves:                                           # on to the mole that runs to a hole
+        if view.hover == wanted:
+            break
+        press(window, key.TAB)
+    assert view.hover == wanted
     plies = controller.ply()
     chosen = controller.state.action_to_str(view.hover)
     press(window, key.ENTER)
     assert controller.ply() > plies and controller.history[plies].action == chosen
-    if _phase(screen) == "look":
-        press(window, key.N)
-        assert _phase(screen) != "look"
+    assert _phase(screen) == "look"
+    press(window, key.N)
+    assert _phase(screen) != "look"
 
 
 def test_the_peek_is_hidden_from_the_next_person(gui):
@@ -186,18 +210,25 @@ def test_the_peek_is_hidden_from_the_next_person(gui):
     window, app = gui
     screen = _start(app, window, [Seat(PERSON), Seat(PERSON)], seed=8)
     controller, view = screen.controller, screen.view
-    # seat 0 plays until it moves a mole, then looks under it
+
+    def hidden_from_the_ants(mole):                           # a ladybird mole seat 1 has not seen
+        return controller.state.clan[mole] == 0 and not controller.state.knows(1, mole)
+
+    # seat 0 plays until it can move such a mole to a hole, then looks under it
     for _ in range(40):
         window.pump(1)
         if screen.handover.visible:
             click_on(window, button_named(screen, f"I am {screen.controller.info.seat_name(controller.current_player())}"))
-        if controller.current_player() == 0 and _mole_target(view):
+        found = controller.current_player() == 0 and _mole_to_a_hole(view, hidden_from_the_ants)
+        if found:
             break
         action, x, y, _ = view.targets[0]
         click(window, x, y)
         if _phase(screen) == "look":
             click_on(window, view.buttons["no-look"])
-    action, x, y = _mole_target(view)
+    else:
+        raise AssertionError("seat 0 never had such a mole to move in 40 turns")
+    action, x, y = found
     click(window, x, y)
     mole = action.a
     press(window, __import__("pyglet").window.key.L)
@@ -210,8 +241,8 @@ def test_the_peek_is_hidden_from_the_next_person(gui):
     click_on(window, button_named(screen, "I am Ants"))
     window.pump(2)
     assert screen.viewer == 1 and view.enabled and not view.peek_picture.visible
-    if controller.state.clan[mole] != 1:                      # not the ants' own mole
-        assert view.state.clan[mole] == -1                    # seat 1 does not know what seat 0 saw
+    assert controller.state.clan[mole] != 1                   # not the ants' own mole, so:
+    assert view.state.clan[mole] == -1                        # seat 1 does not know what seat 0 saw
     assert "looked under it" in view.log_label.text
     assert "ants" not in view.describe_move("arrange ants large")      # the haystack stays secret
 

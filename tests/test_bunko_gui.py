@@ -258,7 +258,8 @@ def test_a_die_of_another_game_with_its_own_faces(gui):
 
 def test_a_night_in_the_smallest_window_stays_legible(gui):
     """At 800 x 560 the head table is not shrunk to a coaster, its title keeps clear of the north
-    chair, and what happens now is said without running over the target die."""
+    chair, and what happens now is said without running over the target die: there is no room
+    for it beside the die, so it is said under the round, left of the target."""
     from simulator.core.controller import COMPUTER, PERSON, Seat
 
     window, app = gui
@@ -268,16 +269,29 @@ def test_a_night_in_the_smallest_window_stays_legible(gui):
         window.pump(3)
         head, *others = view.spots
         assert head.radius >= 70 and all(o.radius >= 50 for o in others)
-        target_right = view.target_die.x + view.target_die.size / 2
-        phase = view.phase_label
-        if phase.visible:
-            assert phase.x - phase.content_width > target_right
-        else:
-            assert view.set_label.text.startswith("Player 1 rolls")
-            assert view.set_label.x + view.set_label.content_width < view.target_caption.x
+        assert not view.phase_label.visible                           # no room beside the die
+        assert view.set_label.text.startswith("Player 1 rolls")
+        assert view.set_label.x + view.set_label.content_width < view.target_caption.x
         title = view.tables[0].title
         north_token = view.tokens[2]
         assert title.x < north_token.x - north_token.width / 2            # right-anchored, left of it
+
+
+def test_in_a_window_just_wide_enough_what_happens_now_is_said_beside_the_target_die(gui):
+    """At 920 x 560 the line on what happens now fits right of the target die once set smaller:
+    it is shown there, and keeps clear of the die."""
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    with small_window(window, 920, 560):
+        screen = _start(app, window, [Seat(PERSON)] + [Seat(COMPUTER, "mcts:ghost")] * 11, {})
+        view = screen.view
+        window.pump(3)
+        phase = view.phase_label
+        assert phase.visible and phase.text.startswith("Player 1 rolls")
+        assert phase.font_size < 13                                       # made to fit: set smaller
+        assert phase.x - phase.content_width > view.target_die.x + view.target_die.size / 2
+        assert view.set_label.text.startswith("set 1 of 1")               # and not said twice
 
 
 def test_the_head_tables_title_is_whole(gui):
