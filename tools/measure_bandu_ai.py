@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -58,7 +59,12 @@ def solo_table(levels: list[str], attempts: int, seed: int, pool: ProcessPoolExe
     """`reserve`: fewer pieces than the full game's 48 (a quick check)."""
     settings = {"variant": "solo"} | ({"reserve": reserve} if reserve else {})
     jobs = [AttemptJob(n, level, seed + n, settings) for level in levels for n in range(attempts)]
-    results = list(pool.map(solo_attempt, jobs)) if pool else [solo_attempt(job) for job in jobs]
+    results = []
+    for result in (pool.map(solo_attempt, jobs) if pool else map(solo_attempt, jobs)):
+        results.append(result)          # each attempt as it ends, on standard error: a long run
+        think = result["think"]         # stopped part way still says what it measured
+        print(json.dumps({"player": result["player"], "score": result["score"], "fell": result["fell"],
+                          "think_seconds": percentiles(think) if think else None}), file=sys.stderr, flush=True)
     table = {}
     for level in levels:
         mine = [r for r in results if r["player"] == level]
