@@ -245,6 +245,27 @@ def test_export_replaces_only_a_plain_file_never_a_link_a_fifo_or_a_device(tmp_p
         assert store.export(plain) == 1 and json.loads(plain.read_text())["attempts"]
 
 
+def test_export_refuses_a_device_and_writes_nothing(tmp_path, monkeypatch):
+    """`records --export /dev/null` as root turned the device into a plain file. No real device
+    is touched here: the name is made to look like one to the check every writer makes."""
+    import stat
+
+    import simulator.core.files as files
+
+    path = tmp_path / "looks-like-a-device"
+    real_lstat = os.lstat
+
+    class DeviceStat:
+        st_mode = stat.S_IFCHR | 0o666
+
+    monkeypatch.setattr(files.os, "lstat", lambda p, *a, **k: DeviceStat() if Path(p) == path else real_lstat(p, *a, **k))
+    with RecordStore.open(tmp_path / "a.sqlite3") as store:
+        store.add(attempt(score=3))
+        with pytest.raises(RecordsError, match="a device"):
+            store.export(path)
+    assert not path.exists()
+
+
 def _export_with(tmp_path: Path, change) -> Path:
     document = {"format": "bandu-sim records", "version": 1,
                 "attempts": [attempt(score=2).as_dict(), attempt(score=3).as_dict()]}

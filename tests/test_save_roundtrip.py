@@ -244,3 +244,15 @@ def test_every_reachable_state_survives_its_own_dict(game, data, seed):
         state.apply(state.random_action(rng))
         saved = state.to_dict()
         assert kind.from_dict(json.loads(json.dumps(saved))).to_dict() == saved
+
+
+def test_a_mode_2_bandida_game_saved_after_one_move_loads_as_it_was():
+    """from_dict(to_dict()) failed after one move of a mode 2 game ("the cards do not add
+    up"); the save of such a game is kept in the corpus and must load, not just be refused."""
+    from pathlib import Path
+
+    path = Path(__file__).parent / "fuzz_corpus" / "saves" / "bandida-mode-2-after-one-move.json"
+    loaded = TurnController.load(path)
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert loaded.settings["mode"] == 2 and loaded.state.to_dict() == saved["state"]
+    loaded.close()
