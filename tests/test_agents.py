@@ -70,3 +70,29 @@ def test_mcts_searches_only_the_candidates_a_game_offers():
              for seed in range(5)]
     assert picks.count(2) >= 4
     assert len({str(a) for a in asked}) > 3
+
+
+def test_tanbo_levels_count_their_playouts_so_a_slow_machine_plays_the_same_moves(monkeypatch):
+    # a machine twenty times slower (CI under load) once cut Easy's search short and turned a
+    # loaded game into another game: the budgets are counted, never timed
+    import time
+
+    from simulator.games.tanbo.rules import TanboState
+
+    info = registry.get_game("tanbo")
+    state = TanboState(5, 7)
+    chosen = {name: info.make_agent(name).choose(state, random.Random(3))
+              for name in ("mcts:easy", "mcts:medium", "mcts:strong")}
+    clock = iter(range(0, 10**9, 5))      # 5 ms pass at every look: Strong's search takes 15 s
+    monkeypatch.setattr(time, "perf_counter", lambda: next(clock) / 1000)
+    for name, action in chosen.items():
+        assert info.make_agent(name).choose(state, random.Random(3)) == action, name
+
+
+def test_tanbo_playouts_shrink_on_larger_boards_as_a_playout_grows_dearer():
+    from simulator.games.tanbo.ai import playouts_for
+
+    assert playouts_for(3000, 49, 35) == 3000 and playouts_for(3000, 49, 49) == 3000
+    assert playouts_for(400, 121, 361) < 400 / 3
+    assert [playouts_for(3000, 49, s * s) for s in (7, 11, 15, 19)] == sorted(
+        (playouts_for(3000, 49, s * s) for s in (7, 11, 15, 19)), reverse=True)

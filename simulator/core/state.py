@@ -44,8 +44,6 @@ A = TypeVar("A", bound=Hashable)
 class GameState(ABC, Generic[A]):
     """Abstract game state over action type A. Subclasses implement the abstract methods."""
 
-    #: registry name of the game (GameInfo.name)
-    game_name: ClassVar[str] = ""
     #: True when some seat may not see all of the state (hands, face-down tiles, a draw pile)
     hidden_information: ClassVar[bool] = False
 

@@ -17,7 +17,6 @@ class Add:
 
 
 class CrowdState(GameState[Add]):
-    game_name = "crowd"
 
     def __init__(self, players: int) -> None:
         self.players, self.count, self.turn, self.winner = players, 0, 0, -1

@@ -16,7 +16,6 @@ class Step:
 
 
 class DiceState(GameState):
-    game_name = "dice"
 
     def __init__(self) -> None:
         self.pos = [0, 0]

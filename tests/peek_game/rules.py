@@ -28,7 +28,6 @@ class Move:
 
 
 class PeekState(GameState[Move]):
-    game_name = "peek"
     hidden_information = True
 
     def __init__(self) -> None:

@@ -36,7 +36,6 @@ def stand_probability(height: int) -> float:
 
 
 class StackState(GameState[StackAction]):
-    game_name = "stack"
 
     def __init__(self) -> None:
         self.points = [0, 0]

@@ -103,7 +103,6 @@ def _choice(value: Any, allowed: tuple, name: str) -> Any:
 
 
 class BandidaState(GameState[Move]):
-    game_name = "bandida"
     hidden_information = True
 
     def __init__(self, players: int = 2, mode: int = 1, deck: str = "bandida", side: int = 6,

@@ -128,7 +128,6 @@ class _Auction:
 
 
 class BanduState(GameState[BanduAction]):
-    game_name = "bandu"
 
     def __init__(self, players: int = 2, beans: int = 5, auctions: str = "both",
                  variant: str = "standard", reserve: int = 48, first: int = 0,

@@ -132,7 +132,6 @@ class BuddelState(GameState[Act]):
     """The whole table: moles (size, clan, position), the dog, the dens, the turn and what each
     seat knows. In a redacted state the clans a seat does not know are UNKNOWN."""
 
-    game_name = "buddel_bande"
     hidden_information = True
 
     def __init__(self, players: int = 2, know_own: bool = True, first: int = 0) -> None:

@@ -173,7 +173,6 @@ def _counts(value: Any, what: str, length: int, low: int = 0, high: int | None =
 class BunkoState(GameState[BunkoAction]):
     """A Bunko night in progress. Score sheets are per seat: wins, losses, bunkos, points."""
 
-    game_name = "bunko"
 
     def __init__(self, players: int = 12, sets: int = 1, roll_on: str = "bunko-only",
                  pace: str = "normal") -> None:

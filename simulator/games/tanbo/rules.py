@@ -142,7 +142,6 @@ def starting_stones(width: int, height: int, start: str) -> dict[tuple[int, int]
 
 
 class TanboState(GameState[Place]):
-    game_name = "tanbo"
 
     def __init__(self, width: int = 7, height: int = 7, start: str = "dense",
                  stones: dict[tuple[int, int], int] | None = None, to_move: int = BLACK) -> None:
