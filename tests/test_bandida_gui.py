@@ -81,9 +81,16 @@ def test_a_game_on_the_felt_with_drag_turn_and_drop(gui):
     assert "must join an open tunnel" in screen.toast.message
     assert screen.controller.ply() == plies
     # refusals read without the grid's coordinates (the card shows red where it was refused)
-    assert view.refusal("a tunnel would run into earth on the west side of -2,10") == \
+    import dataclasses
+
+    from simulator.core.errors import Refusal
+
+    assert view.refusal_words(Refusal("a tunnel would run into earth on the west side of -2,10",
+                                      "tunnel_into_earth", {"cell": (-2, 10), "side": "west"})) == \
         "a tunnel would run into earth on the left side of the card"
-    assert view.refusal("cell 3,-1 is taken") == "a card already lies there"
+    taken = view.state.refusal_of(dataclasses.replace(move, x=0, y=0))   # on the start card
+    assert taken.code == "taken" and taken.fields["cell"] in ((0, 0), (1, 0), (0, 1), (-1, 0), (0, -1))
+    assert view.refusal_words(taken) == "a card already lies there"
     assert view.held == index                                    # still held, over the far corner
     while view.rotation != move.rotation:                        # a turn of it that fits somewhere
         press(window, key.R)

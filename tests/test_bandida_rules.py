@@ -244,8 +244,18 @@ def test_placement_legality(network, move, reason):
     else:
         assert not state.is_legal(action)
         assert reason in state.illegal_reason(action)
-        with pytest.raises(IllegalAction, match=re.escape(reason)):
+        with pytest.raises(IllegalAction, match=re.escape(reason)) as refused:
             state.apply(action)
+        # the refusal in a code and fields too, for a view to word its own way
+        code = {"cell": "taken", "a tunnel": "tunnel_into_earth", "an open": "earth_meets_tunnel",
+                "must join": "not_joined"}[next(w for w in ("cell", "a tunnel", "an open", "must join")
+                                                 if reason.startswith(w))]
+        found = refused.value.refusal
+        assert found.code == code and found.text == state.illegal_reason(action)
+        if (named := re.search(r"(-?\d+),(-?\d+)", reason)) is not None:
+            assert found.fields["cell"] == (int(named[1]), int(named[2]))
+        if (side := re.search(r"on the (\w+) side", reason)) is not None:
+            assert found.fields["side"] == side[1]
 
 
 def test_a_card_not_in_hand_and_a_wrong_side_are_refused():

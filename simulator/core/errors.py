@@ -1,12 +1,33 @@
 """Error types a person can cause; each carries a message fit to show as one line."""
 
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
 
 class SimulatorError(Exception):
     """Base of every error the program reports to the user without a traceback."""
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why the rules refuse a move: `text` for anyone to read; `code` and `fields` for a view
+    that words it its own way (Bandida's "taken" names the cell, which the picture shows)."""
+
+    text: str
+    code: str = "illegal"
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+
 class IllegalAction(SimulatorError, ValueError):
-    """An action that the rules forbid in the current state; the message says why."""
+    """An action that the rules forbid in the current state; the message says why, and
+    `refusal` says it as a code and fields too."""
+
+    def __init__(self, reason: str | Refusal) -> None:
+        self.refusal = reason if isinstance(reason, Refusal) else Refusal(reason)
+        super().__init__(self.refusal.text)
 
 
 class SaveError(SimulatorError):

@@ -26,10 +26,11 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
+from dataclasses import replace
 from typing import Any, ClassVar, Generic, TypeVar
 
 from simulator.core.action_fields import wrong_field
-from simulator.core.errors import IllegalAction
+from simulator.core.errors import IllegalAction, Refusal
 from simulator.core.text import printable
 
 CHANCE = -1
@@ -81,6 +82,11 @@ class GameState(ABC, Generic[A]):
             return any(action == outcome for outcome, _ in self.chance_outcomes())
         return action in self.legal_actions()
 
+    def refusal_of(self, action: A) -> Refusal:
+        """Why `action` is refused here, with a code and fields where the game gives them;
+        by default `illegal_reason`'s text alone."""
+        return Refusal(self.illegal_reason(action))
+
     def illegal_reason(self, action: A) -> str:
         """Why `action` is illegal here; games override this with a more precise reason."""
         if self.is_terminal():
@@ -93,8 +99,9 @@ class GameState(ABC, Generic[A]):
         if (wrong := wrong_field(action)) is not None:
             raise IllegalAction(f"not a move of this game: {wrong}")
         if self.is_terminal() or not self.is_legal(action):
+            refused = self.refusal_of(action)
             # a reason may echo a forged field: printable, one line, for every game
-            raise IllegalAction(printable(self.illegal_reason(action), REFUSAL_CHARACTERS))
+            raise IllegalAction(replace(refused, text=printable(refused.text, REFUSAL_CHARACTERS)))
         self.apply_unchecked(action)
 
     @abstractmethod

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from pyglet.graphics import Batch
 
 from simulator.core.controller import TurnController
-from simulator.core.errors import IllegalAction
+from simulator.core.errors import IllegalAction, Refusal
 from simulator.core.state import GameState
 from simulator.render.widgets import Area, Toast
 
@@ -126,10 +126,11 @@ class GameView:
         """What the person to move does, e.g. 'Click a point.'"""
         return ""
 
-    def refusal(self, reason: str) -> str:
-        """The rules' reason for refusing a move, as the person at the table should read it
-        (a view may drop coordinates the picture already shows)."""
-        return reason
+    def refusal_words(self, refused: Refusal) -> str:
+        """The rules' refusal of a move as the person at the table should read it: its text,
+        or words a view builds from its code and fields (dropping coordinates the picture
+        already shows)."""
+        return refused.text
 
     def result_title(self) -> str:
         """The end screen's title where the winners' names do not say it (a team's loss);
@@ -155,7 +156,7 @@ class GameView:
         try:
             self.controller.submit(action)
         except IllegalAction as error:
-            self.toast.show(self.refusal(str(error)), error=True)
+            self.toast.show(self.refusal_words(error.refusal), error=True)
             return False
         self.toast.dismiss_error()          # the refusal it answered is out of date
         return True

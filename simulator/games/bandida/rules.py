@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from simulator.core.errors import IllegalAction, SettingsError
+from simulator.core.errors import IllegalAction, Refusal, SettingsError
 from simulator.core.setting_values import flag
 from simulator.core.setting_values import whole as whole_number
 from simulator.core.state import CHANCE, TERMINAL, GameState
@@ -474,26 +474,27 @@ class BandidaState(GameState[Move]):
             return self._place_problem(action) is None
         return super().is_legal(action)
 
-    def _place_problem(self, move: Move) -> str | None:
-        """Why a placement is illegal, or None when it is legal."""
+    def _place_problem(self, move: Move) -> Refusal | None:
+        """Why a placement is illegal (the cells it names in `fields`, as (x, y) and the side
+        as a compass word: a view shows them on the table), or None when it is legal."""
         seat = self.turn
         if not 0 <= move.card < len(KINDS) or move.card not in self.hands[seat]:
             name = KINDS[move.card].title() if 0 <= move.card < len(KINDS) else "that card"
-            return f"{name} is not in your hand"
+            return Refusal(f"{name} is not in your hand", "not_in_hand")
         kind = KINDS[move.card]
         if not kind.placeable:
-            return f"{kind.title()} is never placed"
+            return Refusal(f"{kind.title()} is never placed", "never_placed")
         if move.rotation not in range(4):
-            return "a card turns in quarter turns (r0, r90, r180, r270)"
+            return Refusal("a card turns in quarter turns (r0, r90, r180, r270)", "rotation")
         if kind.two_sided != (move.side in SIDES):
-            return ("choose the side of the super card: 5 or 6 exits" if kind.two_sided
-                    else "only the super card has two sides")
+            return Refusal("choose the side of the super card: 5 or 6 exits" if kind.two_sided
+                           else "only the super card has two sides", "side")
         mask_a, mask_b = masks(kind.openings(move.side), move.rotation)
         a = (move.x, move.y)
         b = (move.x + DIRS[move.rotation][0], move.y + DIRS[move.rotation][1])
         for cell in (a, b):
             if cell in self.cell_mask:
-                return f"cell {cell[0]},{cell[1]} is taken"
+                return Refusal(f"cell {cell[0]},{cell[1]} is taken", "taken", {"cell": cell})
         connected = False
         for cell, mask, inner in ((a, mask_a, move.rotation), (b, mask_b, (move.rotation + 2) % 4)):
             for d in range(4):
@@ -505,14 +506,22 @@ class BandidaState(GameState[Move]):
                     continue
                 mine, theirs = mask >> d & 1, other >> ((d + 2) % 4) & 1
                 where = f"on the {DIRECTION_NAMES[d]} side of {cell[0]},{cell[1]}"
+                at = {"cell": cell, "side": DIRECTION_NAMES[d]}
                 if mine and not theirs:
-                    return f"a tunnel would run into earth {where}"
+                    return Refusal(f"a tunnel would run into earth {where}", "tunnel_into_earth", at)
                 if theirs and not mine:
-                    return f"an open tunnel would meet earth {where}"
+                    return Refusal(f"an open tunnel would meet earth {where}", "earth_meets_tunnel", at)
                 connected = connected or bool(mine)
         if not connected:
-            return "the card must join an open tunnel of the network"
+            return Refusal("the card must join an open tunnel of the network", "not_joined")
         return None
+
+    def refusal_of(self, action: Any) -> Refusal:
+        if not self.is_terminal() and isinstance(action, Move) and self.phase == "play" and action.verb == "place":
+            problem = self._place_problem(action)
+            if problem is not None:
+                return problem
+        return super().refusal_of(action)
 
     def illegal_reason(self, action: Any) -> str:
         if self.is_terminal():
@@ -522,7 +531,8 @@ class BandidaState(GameState[Move]):
         phase = self.phase
         if phase == "play":
             if action.verb == "place":
-                return self._place_problem(action) or "that placement is legal"
+                problem = self._place_problem(action)
+                return problem.text if problem is not None else "that placement is legal"
             if action.verb in ("swap", "pass"):
                 if self.placements(self.hands[self.turn]):
                     return f"you can place a card, so you cannot {action.verb}"

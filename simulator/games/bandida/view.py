@@ -27,6 +27,7 @@ from pyglet import shapes, sprite
 from pyglet.graphics import Group
 from pyglet.window import key, mouse
 
+from simulator.core.errors import Refusal
 from simulator.games.bandida import art
 from simulator.games.bandida.cards import BY_CODE, DIRS, KINDS, SIDES, UNKNOWN, is_symmetric
 from simulator.games.bandida.rules import KEEP, PASS, SWAP, BandidaState, Move
@@ -621,7 +622,7 @@ class BandidaView(GameView):
                 self.hover_marks.append(self._spot_mark(best[1], (120, 240, 120, 120), chosen=True))
                 self.hint = "Drop to place it here."
             elif spots:
-                self.hint = self.refusal(self.state.illegal_reason(raw))
+                self.hint = self.refusal_words(self.state.refusal_of(raw))
                 refused = True
         self.ghost.image = _Images.face(self.held_kind, self._held_side())
         self.ghost.color = (255, 120, 110) if refused else (255, 255, 255)
@@ -952,11 +953,16 @@ class BandidaView(GameView):
         # the skip first: a narrow panel cuts the end of the line
         return f"skips next turn, {cards}" if state.skip[seat] else cards
 
-    def refusal(self, reason: str) -> str:
+    def refusal_words(self, refused: Refusal) -> str:
         """Without the grid's coordinates: the held card shows red where it was refused."""
-        reason = _TAKEN.sub("a card already lies there", reason)
-        return _CELL_SIDE.sub(lambda found: f"on the {_ON_SCREEN.get(found[1], found[1])} side of the card",
-                              reason)
+        if refused.code == "taken":
+            return "a card already lies there"
+        side = _ON_SCREEN.get(str(refused.fields.get("side")), "")
+        if refused.code == "tunnel_into_earth" and side:
+            return f"a tunnel would run into earth on the {side} side of the card"
+        if refused.code == "earth_meets_tunnel" and side:
+            return f"an open tunnel would meet earth on the {side} side of the card"
+        return refused.text
 
     def result_title(self) -> str:
         return "The team lost" if self.state.result == "lost" else ""
@@ -985,9 +991,7 @@ class BandidaView(GameView):
         self._drop_held()
 
 
-_TAKEN = re.compile(r"cell -?\d+,-?\d+ is taken")
 _DEAD_CELL = re.compile(r"The tunnel into cell -?\d+,-?\d+")
-_CELL_SIDE = re.compile(r"on the (\w+) side of -?\d+,-?\d+")
 _ON_SCREEN = {"east": "right", "north": "top", "west": "left", "south": "bottom"}
 _EFFECTS = {                 # what an icon does, said when the mouse is on a hand card
     "backpack": "when you place it, you draw 1 extra card (a hand of 4 until you play it)",
