@@ -727,3 +727,17 @@ def test_a_seed_replays_a_game_and_the_game_ends():
         return moves, state.to_dict()
     assert run(4) == run(4)
     assert run(4)[0] != run(5)[0]
+
+
+def test_a_finished_game_says_why_it_ended_as_a_code_and_fields():
+    """The view rings the cell an early loss names from the ending's fields, never from its
+    sentence; each loss has its own code."""
+    dead = _dead_cell_position(pool=["At", "Ab", "Ab"])
+    ending = dead.ending()
+    assert ending is not None and ending.code == "cell_never_closed"
+    assert ending.fields["cell"] == (0, 1) == dead.hopeless_cell() and ending.text == dead.reason
+    empty = position(TIGHT, hands=[["At"], ["Ab"]], pool=[], early_loss=False).ending()
+    assert empty is not None and empty.code == "no_one_can_place"
+    nothing = position(TIGHT, hands=[["At"], ["Ab"]], pool=["Ab"], early_loss=False).ending()
+    assert nothing is not None and nothing.code == "nothing_fits"
+    assert position(TIGHT, hands=[["At", "At", "Ab"]], pool=["Ae+Ab"], early_loss=False).ending() is None

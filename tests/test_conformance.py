@@ -212,3 +212,19 @@ def test_a_bad_setting_is_refused_at_the_door_and_never_reaches_the_game(name):
                 continue
             pytest.fail(f"{name}: {setting}={bad!r} was taken")
         assert reached == [], f"{name}: a bad {setting} reached the game's code: {reached}"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_finished_game_says_why_it_ended_and_a_game_going_on_does_not(name):
+    rng = random.Random(11)
+    state = registry.new_game(name)
+    for _ in range(5000):
+        if state.is_terminal():
+            break
+        assert state.ending() is None
+        state.apply(state.random_action(rng))
+    assert state.is_terminal(), f"{name}: no end in 5000 random moves"
+    ending = state.ending()
+    assert ending is not None and ending.code and isinstance(ending.code, str)
+    if ending.code == "won":
+        assert list(ending.fields["winners"]) == state.winners()

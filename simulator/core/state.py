@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
-from dataclasses import replace
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, TypeVar
 
 from simulator.core.action_fields import wrong_field
@@ -40,6 +40,15 @@ REFUSAL_CHARACTERS = 240       # far above any refusal a game words itself
 
 Action = Hashable
 A = TypeVar("A", bound=Hashable)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """Why a finished game ended: `code` and `fields` for views and logs, `text` to read."""
+
+    code: str
+    text: str = ""
+    fields: Mapping[str, Any] = field(default_factory=dict)
 
 
 class GameState(ABC, Generic[A]):
@@ -81,6 +90,15 @@ class GameState(ABC, Generic[A]):
         if self.is_chance_node():
             return any(action == outcome for outcome, _ in self.chance_outcomes())
         return action in self.legal_actions()
+
+    def ending(self) -> Ending | None:
+        """Why the game ended, None while it goes on. By default who won ("won", the winners'
+        seats in `fields`) or that nobody did ("no_winner"); a game says more (Bandida: which
+        loss, and the cell that can never be closed)."""
+        if not self.is_terminal():
+            return None
+        winners = tuple(self.winners())
+        return Ending("won" if winners else "no_winner", "", {"winners": winners})
 
     def refusal_of(self, action: A) -> Refusal:
         """Why `action` is refused here, with a code and fields where the game gives them;

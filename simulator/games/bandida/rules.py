@@ -34,7 +34,7 @@ from typing import Any
 from simulator.core.errors import IllegalAction, Refusal, SettingsError
 from simulator.core.setting_values import flag
 from simulator.core.setting_values import whole as whole_number
-from simulator.core.state import CHANCE, TERMINAL, GameState
+from simulator.core.state import CHANCE, TERMINAL, Ending, GameState
 from simulator.core.text import shown
 from simulator.games.bandida.cards import (
     ALARM1,
@@ -762,9 +762,9 @@ class BandidaState(GameState[Move]):
 
     def _start_turn(self) -> None:
         self.phase = "play"
-        reason = self._loss_reason()
-        if reason:
-            self._finish("lost", reason)
+        loss = self._loss()
+        if loss is not None:
+            self._finish("lost", loss.text)
 
     # --- the end --------------------------------------------------------------------------------
     def _in_network(self, kind: int) -> bool:
@@ -788,26 +788,38 @@ class BandidaState(GameState[Move]):
         kinds.discard(UNKNOWN)
         return kinds
 
-    def _loss_reason(self) -> str:
-        """Why the team has lost, said at the start of a turn, or ''."""
+    def _loss(self) -> Ending | None:
+        """Why the team has lost, seen at the start of a turn, or None."""
         for kind in self._specials():
             if kind in self.removed:
-                return f"{KINDS[kind].title()} has left the game, so the team can no longer win."
+                return Ending("special_card_gone", f"{KINDS[kind].title()} has left the game, so the team "
+                              "can no longer win.", {"card": KINDS[kind].code})
         if self.exits == 0:
             missing = [KINDS[k].title() for k in self._specials() if not self._in_network(k)]
-            return (f"Every tunnel is closed, but {' and '.join(missing)} never reached the network.")
+            return Ending("special_card_missing", f"Every tunnel is closed, but {' and '.join(missing)} "
+                          "never reached the network.", {"cards": tuple(missing)})
         left = self.cards_left()
         if not self._any_fits(set(self.hands[self.turn])):
             if self.pile_count() == 0 and not any(self._any_fits(set(h)) for h in self.hands):
-                return "The draw pile is empty and no one can place a card."
+                return Ending("no_one_can_place", "The draw pile is empty and no one can place a card.")
             if not self._any_fits(left):
-                return "No card left in the game fits anywhere in the network."
+                return Ending("nothing_fits", "No card left in the game fits anywhere in the network.")
         if self.early_loss and not left & DYNAMITE_KINDS:
             dead = self._dead_cell(left)
             if dead is not None:
-                return (f"The tunnel into cell {dead[0]},{dead[1]} can never be closed: no card left "
-                        f"in the game fits there, and no dynamite is left.")
-        return ""
+                return Ending("cell_never_closed", f"The tunnel into cell {dead[0]},{dead[1]} can never be "
+                              "closed: no card left in the game fits there, and no dynamite is left.",
+                              {"cell": dead})
+        return None
+
+    def ending(self) -> Ending | None:
+        """Won (mode 1: "caught", else "escaped") or which loss, with the cell a loss names."""
+        if not self.is_terminal():
+            return None
+        if self.result == "won":
+            return Ending("caught" if self.mode == 1 else "escaped", self.reason)
+        loss = self._loss()       # the final state is the one the loss was seen in
+        return loss if loss is not None and loss.text == self.reason else Ending("lost", self.reason)
 
     def _finish(self, result: str, reason: str) -> None:
         self.phase, self.result, self.reason = "over", result, reason

@@ -20,7 +20,6 @@ Enter or Space places it (or blows it up, or discards it).
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 from pyglet import shapes, sprite
@@ -390,7 +389,7 @@ class BandidaView(GameView):
 
     def _draw_banner(self) -> None:
         x, y, w, h = self.area
-        text = self._in_words(self.state.event)
+        text = self._in_words() if self.state.is_terminal() else self.state.event
         banner = self.banner
         banner.multiline, banner.width = False, None
         banner.text = text
@@ -968,30 +967,34 @@ class BandidaView(GameView):
         return "The team lost" if self.state.result == "lost" else ""
 
     def _cell_that_lost(self) -> tuple[int, int] | None:
-        """The cell the game was lost to (the early loss's reason names it), or None."""
-        state = self.state
-        if state.result != "lost" or not state.reason.startswith("The tunnel into cell"):
+        """The cell the game was lost to (the early loss names it), or None."""
+        ending = self.state.ending()
+        if ending is None or ending.code != "cell_never_closed":
             return None
-        return state.hopeless_cell()
+        x, y = ending.fields["cell"]
+        return (x, y)
 
-    def _in_words(self, text: str) -> str:
-        """The rules' sentence with the cell the game was lost to pointed at on the table (it
-        is ringed red) instead of named by its grid coordinates."""
-        if self._cell_that_lost() is None:
-            return text
-        return _DEAD_CELL.sub("The tunnel into the cell ringed red on the table", text)
+    def _in_words(self) -> str:
+        """Why the game ended, with the cell it was lost to pointed at on the table (it is
+        ringed red) instead of named by its grid coordinates."""
+        ending = self.state.ending()
+        if ending is None:
+            return ""
+        if ending.code == "cell_never_closed":
+            return ("The tunnel into the cell ringed red on the table can never be closed: no card "
+                    "left in the game fits there, and no dynamite is left.")
+        return ending.text
 
     def result_text(self) -> str:
         state = self.state
         pile = state.pile_count()
-        return (f"{self._in_words(state.reason)} ({state.turns} turns, {state.exits} exits open, "
+        return (f"{self._in_words()} ({state.turns} turns, {state.exits} exits open, "
                 f"{pile} card{'s' if pile != 1 else ''} in the pile.)")
 
     def close(self) -> None:
         self._drop_held()
 
 
-_DEAD_CELL = re.compile(r"The tunnel into cell -?\d+,-?\d+")
 _ON_SCREEN = {"east": "right", "north": "top", "west": "left", "south": "bottom"}
 _EFFECTS = {                 # what an icon does, said when the mouse is on a hand card
     "backpack": "when you place it, you draw 1 extra card (a hand of 4 until you play it)",
