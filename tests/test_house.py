@@ -187,15 +187,20 @@ def test_mcts_searches_determinizations_and_plays_well():
 
 # --- registration ------------------------------------------------------------------------------------
 
-def test_the_programs_games_register_themselves_and_core_names_none():
+def test_the_programs_games_register_themselves_and_core_and_render_name_none():
     names = [g.name for g in registry.all_games()]
     assert names[:5] == ["bandu", "tanbo", "bandida", "bunko", "buddel_bande"]
-    core = os.path.join(os.path.dirname(registry.__file__))
-    for module in os.listdir(core):
-        if module.endswith(".py"):
-            text = open(os.path.join(core, module), encoding="utf-8").read().lower()
-            for game in ("tanbo", "bandida", "bunko", "buddel"):
-                assert game not in text, f"core/{module} names {game}"
+    package = os.path.dirname(os.path.dirname(registry.__file__))
+    for folder in ("core", "render"):
+        for module in os.listdir(os.path.join(package, folder)):
+            if module.endswith(".py"):
+                # the program's own name (bandu-sim: its saves' format, its messages) is no game
+                text = open(os.path.join(package, folder, module), encoding="utf-8").read().lower()
+                text = text.replace("bandu-sim", "")
+                assert "from simulator.games" not in text and "import simulator.games" not in text, \
+                    f"{folder}/{module} imports a game"
+                for game in ("bandu", "tanbo", "bandida", "bunko", "buddel"):
+                    assert game not in text, f"{folder}/{module} names {game}"
 
 
 def test_a_game_package_is_found_without_any_edit_elsewhere(tmp_path):

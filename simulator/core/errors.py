@@ -14,7 +14,7 @@ class SimulatorError(Exception):
 @dataclass(frozen=True)
 class Refusal:
     """Why the rules refuse a move: `text` for anyone to read; `code` and `fields` for a view
-    that words it its own way (Bandida's "taken" names the cell, which the picture shows)."""
+    that words it its own way (a "taken" refusal may name the cell, which the picture shows)."""
 
     text: str
     code: str = "illegal"

@@ -122,7 +122,7 @@ class GameInfo:
 
     def players_for(self, settings: dict[str, Any]) -> int:
         """The player count a game with these settings is for when no count is given: the one
-        a chosen setting goes with (Bandu's solo variant: 1), else the usual count."""
+        a chosen setting goes with (a solo variant: 1), else the usual count."""
         for setting in self.settings:
             for choice in setting.choices:
                 if choice.players is not None and choice.kwargs and all(
@@ -164,21 +164,21 @@ class Game:
     #: same as headless play)
     live_resolver: Callable[[], OutcomeResolver] | None = None
     #: a game finished at the machine (controller -> a sentence for the end screen, or None): what
-    #: the game keeps of it, e.g. Bandu stores a solo attempt in the records
+    #: the game keeps of it, e.g. a solo attempt stored in the game's records
     finished: Callable[[Any], str | None] | None = None
     #: (quick, progress) -> (figures, text): the game's benchmark for `bandu-sim bench`
     benchmark: Callable[..., tuple[dict, str]] | None = None
-    #: final state -> the game's own figures for each self-play game's JSON (e.g. Bandu's towers)
+    #: final state -> the game's own figures for each self-play game's JSON (e.g. towers' heights)
     report: Callable[[GameState], dict[str, Any]] | None = None
     #: (history as (player, notation) pairs, settings, players) -> problems, one line each: a
-    #: loaded save's outcomes checked against the game's own referee (Bandu: the physics)
+    #: loaded save's outcomes checked against the game's own referee (e.g. a physics engine)
     verify_save: Callable[[list[tuple[int, str]], dict[str, Any], int], list[str]] | None = None
-    #: () -> a short text naming the referee that verify_save replays with (Bandu: the physics
+    #: () -> a short text naming the referee that verify_save replays with (e.g. the physics
     #: engine and its settings). A save records it; verify_save checks only a save made under
     #: the same referee, since another (an earlier version's physics) finds other results for
     #: the same moves: such a save loads with its outcomes as recorded, and says so
     referee_stamp: Callable[[], str] | None = None
-    #: a module that self-play's worker processes import first, quietly (Bandu: the physics
+    #: a module that self-play's worker processes import first, quietly (e.g. a physics
     #: world, whose import prints PyBullet's build time); None: nothing heavy to import
     worker_import: str | None = None
 
@@ -256,7 +256,7 @@ class Game:
 
     def make_agent(self, spec: str) -> Agent:
         """'random', or the game's prefix alone (its default strength) or with a level:
-        'mcts:strong' for the board games, 'ai:strong' for Bandu."""
+        'mcts:strong' by default, 'ai:strong' where a game names its own (Game.agent_prefix)."""
         kind, level = parse_agent_spec(spec)
         prefix = self.agent_prefix
         if kind == "random" and level is None:

@@ -2,7 +2,7 @@
 of the kind it declared, before any of the game's own code sees it.
 
 A setting's values are those of its choices (`registry.Choice.kwargs`) unless the game declares
-`Accepts` for it: a kind and, for a whole number, a range or a list of values (Bandu's reserve
+`Accepts` for it: a kind and, for a whole number, a range or a list of values (a game's reserve
 takes any count from 1 to 48, its menu offers four). Values come from the window (typed), the
 command line (text; whole numbers already read as int) and saves (JSON), so a yes/no setting
 also takes on/off, yes/no, true/false and 1/0. A bad value is one line: the setting, what it

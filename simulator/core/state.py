@@ -8,7 +8,7 @@ generic in its action type, so a game's overrides are type-checked against its o
 Three kinds of node decide what happens next:
 - a seat's node: that player chooses one of `legal_actions()`;
 - CHANCE: the controller draws one of `chance_outcomes()` with its seeded RNG, at once;
-- OUTCOME: the result comes from outside the rules (the physics of a Bandu placement, a dice roll
+- OUTCOME: the result comes from outside the rules (the physics of a placement, a dice roll
   that lands on screen). `outcome_request()` says what is to be resolved; the controller hands
   it to the resolver it was given (core/outcomes.py) without blocking the window, and applies the
   result as an action, validated by `is_valid_outcome`. Search uses `sample_outcome(rng)`, the
@@ -93,7 +93,7 @@ class GameState(ABC, Generic[A]):
 
     def ending(self) -> Ending | None:
         """Why the game ended, None while it goes on. By default who won ("won", the winners'
-        seats in `fields`) or that nobody did ("no_winner"); a game says more (Bandida: which
+        seats in `fields`) or that nobody did ("no_winner"); a game says more (which
         loss, and the cell that can never be closed)."""
         if not self.is_terminal():
             return None

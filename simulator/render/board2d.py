@@ -1,7 +1,6 @@
-"""Geometry of a flat grid board in the window: points <-> pixels, sized to fit an area.
-
-Shared by every flat board drawn on intersections (Tanbo) or in cells (Bandida's grid), with
-`ClipGroup`, which keeps a board that pans inside its own rectangle.
+"""A flat board in the window: `GridLayout`, the geometry of a board of intersections (points
+<-> pixels, sized to fit an area), and `ClipGroup`, which keeps a board that pans inside its own
+rectangle (a board of cards laid in a growing network uses it without the grid).
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ class GameView:
 
     def keep_in_sight(self) -> Area | None:
         """A part of the view that the screen's dialogs leave in sight where the window has room
-        (Bunko's standings under the end dialog); None: dialogs are centred."""
+        (a score sheet under the end dialog); None: dialogs are centred."""
         return None
 
     # --- input: pyglet's event handlers (True: used) -------------------------------------------
