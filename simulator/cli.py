@@ -254,7 +254,7 @@ def _solo_player(spec: str) -> str:
 
 def _solo_settings(args) -> tuple[dict[str, Any], str | None]:
     """The game's settings for `solo` and the chain's scene name; checked before any work."""
-    from simulator.games.bandu import chain_from_scene, chain_text
+    from simulator.games.bandu.chains import chain_from_scene, chain_text
 
     name = None
     if args.chain is not None:
@@ -273,10 +273,10 @@ def _solo_settings(args) -> tuple[dict[str, Any], str | None]:
 
 
 def _cmd_solo(args) -> int:
+    from simulator.games.bandu.records import RecordStore
+    from simulator.games.bandu.records_text import format_solo_run
     from simulator.games.bandu.solo import AttemptJob, AttemptResult, run_attempts
     from simulator.progress import ProgressBar
-    from simulator.records import RecordStore
-    from simulator.records_text import format_solo_run
 
     player = _solo_player(args.player)
     settings, chain_name = _solo_settings(args)
@@ -315,8 +315,8 @@ def _cmd_solo(args) -> int:
 
 
 def _cmd_records(args) -> int:
-    from simulator.records import RecordStore
-    from simulator.records_text import format_records
+    from simulator.games.bandu.records import RecordStore
+    from simulator.games.bandu.records_text import format_records
 
     with RecordStore.open() as store:
         where = printable(str(store.path), 200)

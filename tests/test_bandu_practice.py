@@ -124,7 +124,7 @@ def _finished_solo(settings: dict) -> TurnController:
 
 def test_a_record_made_with_the_aid_is_marked_and_never_a_best(private_home):
     from simulator.games.bandu import GAME
-    from simulator.records import RecordStore
+    from simulator.games.bandu.records import RecordStore
 
     plain = _finished_solo({"variant": "solo"})
     aided = _finished_solo({"variant": "solo", "practice_aid": "on"})
@@ -141,7 +141,7 @@ def test_a_record_made_with_a_hint_is_marked_and_never_a_best(private_home):
     refused in a game against others."""
     from simulator.core.errors import SettingsError
     from simulator.games.bandu import GAME
-    from simulator.records import RecordStore
+    from simulator.games.bandu.records import RecordStore
 
     hinted = _finished_solo({"variant": "solo", "hint_used": True})
     assert "marked as made with a hint" in GAME.finished(hinted)

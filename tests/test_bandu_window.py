@@ -285,7 +285,7 @@ def test_settings_the_game_refuses_are_said_and_the_new_game_screen_stays(gui):
 
 def test_a_solo_attempt_is_stored_in_the_records_and_replays(gui, private_home):
     from simulator.core.controller import PERSON, Seat
-    from simulator.records import RecordStore
+    from simulator.games.bandu.records import RecordStore
 
     window, app = gui
     screen, view = start_bandu(app, window, [Seat(PERSON)], {"variant": "solo"}, seed=1)

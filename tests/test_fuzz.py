@@ -27,10 +27,10 @@ from pathlib import Path
 
 import crowd_game  # noqa: F401  (registers the test games)
 import dice_game  # noqa: F401
-import fuzz_tool
 import peek_game  # noqa: F401
 import pytest
 import stack_game  # noqa: F401
+import tool_module
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -50,8 +50,8 @@ settings.load_profile(os.environ.get("BANDU_FUZZ", "ci"))
 CORPUS = Path(__file__).parent / "fuzz_corpus"
 GAMES = [g.name for g in registry.playable_games()]
 MESSAGE_LIMIT = 600
-json_paths = fuzz_tool.load().json_paths          # the fresh fuzzer's, one copy
-json_replaced = fuzz_tool.load().json_replaced
+json_paths = tool_module.load("fuzz_inputs").json_paths          # the fresh fuzzer's, one copy
+json_replaced = tool_module.load("fuzz_inputs").json_replaced
 
 
 def assert_one_line(message: str) -> None:
@@ -201,7 +201,7 @@ def commands_stop_before_work(monkeypatch):
     import simulator.pieces.meshes as meshes
     import simulator.selfplay as selfplay_module
     import simulator.studies.study as study
-    from simulator.records import RecordStore
+    from simulator.games.bandu.records import RecordStore
 
     for module, name in ((app_main, "run_app"), (selfplay_module, "selfplay"), (stability, "run_scene"),
                          (bench, "run_benchmarks"), (meshes, "write_assets"), (study, "run_study"),
@@ -378,7 +378,7 @@ def test_corpus_records_imports(path, tmp_path, monkeypatch):
     replay that leads elsewhere, values of the wrong type): the import refuses it in one line,
     naming the file, and the records stay as they were."""
     from simulator.core.errors import RecordsError
-    from simulator.records import RecordStore
+    from simulator.games.bandu.records import RecordStore
 
     monkeypatch.setenv("BANDU_SIM_HOME", str(tmp_path / "home"))
     with RecordStore.open() as store:

@@ -8,12 +8,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import fuzz_tool
 import pytest
+import tool_module
 
 
 def _run(cases: int, tmp_path: Path, monkeypatch) -> object:
-    module = fuzz_tool.load()
+    module = tool_module.load("fuzz_inputs")
     monkeypatch.setenv("BANDU_SIM_HOME", str(tmp_path / "home"))
     scratch = tmp_path / "scratch"
     scratch.mkdir()
@@ -31,7 +31,7 @@ def test_a_short_fuzz_run_counts_every_family_and_nothing_escapes(tmp_path, monk
 
 
 def test_the_fuzzers_judge_calls_a_traceback_an_escape():
-    module = fuzz_tool.load()
+    module = tool_module.load("fuzz_inputs")
     with pytest.raises(module.Escape):
         module.classify(lambda: [][1], (ValueError,))
     with pytest.raises(module.Escape):

@@ -80,3 +80,38 @@ def test_physics_and_pieces_never_import_pyglet():
 
 def test_scene_files_and_the_catalogue_need_no_pybullet():
     assert not _imports_any(["simulator.physics.scene", "simulator.pieces.catalogue"], "pybullet")
+
+
+def _house():
+    import tool_module
+
+    return tool_module.load("draw_imports")
+
+
+def test_the_house_has_no_import_circle_and_its_drawing_is_current():
+    """docs/imports.svg is drawn by tools/draw_imports.py from the code's imports (lazy ones
+    too); a circle among modules or rooms fails here, as does a drawing left out of date."""
+    tool = _house()
+    house = tool.read_house()
+    assert tool.circles(house.module_arrows) == [] and tool.circles(house.arrows) == []
+    assert tool.circles({("a", "b"), ("b", "c"), ("c", "a")}) == [["a", "b", "c"]]   # it sees one
+    assert tool.main(["--check"]) == 0, "run .venv/bin/python tools/draw_imports.py"
+
+
+def test_no_room_imports_one_that_stands_above_it_by_design():
+    """The floors the house is meant to have: the game-neutral ground (core, progress), the
+    libraries (pieces, render, physics, processes), the games, then the app and the command
+    line. A game never imports the app, nothing but the command line imports it, and the
+    ground and the libraries import no game."""
+    house = _house().read_house()
+    ground = {"core", "progress.py"}
+    libraries = {"pieces", "render", "physics", "processes.py"}
+    for importer, imported in house.arrows:
+        if importer in ground:
+            assert imported in ground, (importer, imported)
+        if importer in libraries:
+            assert imported in ground | libraries, (importer, imported)
+        if importer.startswith("games/"):
+            assert imported not in {"app", "cli.py", "__main__.py", "selfplay.py", "bench.py"}, (importer, imported)
+        if imported in {"app", "cli.py"}:
+            assert importer in {"cli.py", "__main__.py"}, (importer, imported)

@@ -21,7 +21,13 @@ import pytest
 from simulator.core import registry
 from simulator.core.controller import SAVE_FORMAT, SAVE_VERSION
 from simulator.core.errors import RecordsError
-from simulator.records import MIGRATIONS, SCHEMA_VERSION, Attempt, RecordStore, read_export
+from simulator.games.bandu.records import (
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    Attempt,
+    RecordStore,
+    read_export,
+)
 
 SOLO_PIECES = ("disc", "cube-large", "cube-small", "slab-square", "ashlar-large", "plank-long",
                "ashlar-medium", "ashlar-small", "plank-short", "cylinder-wide")
@@ -330,7 +336,7 @@ def test_an_import_file_that_is_not_json_is_refused(tmp_path, content, message):
 
 
 def test_the_records_import_no_physics_and_no_window():
-    code = ("import sys, simulator.records, simulator.records_text, simulator.games.bandu.attempts\n"
+    code = ("import sys, simulator.games.bandu.records, simulator.games.bandu.records_text, simulator.games.bandu.attempts\n"
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'pybullet', 'pyglet'}))\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"

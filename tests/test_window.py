@@ -282,7 +282,7 @@ def test_a_long_list_of_records_scrolls_and_the_focus_stays_in_view(gui, private
     from pyglet.window import key
     from test_records import attempt
 
-    from simulator.records import RecordStore
+    from simulator.games.bandu.records import RecordStore
 
     window, app = gui
     with RecordStore.open() as store:

@@ -157,7 +157,7 @@ class Fuzzer:
 
     def _database(self) -> Path:
         """A records database holding one real attempt (the corpus' first, which is sound)."""
-        from simulator.records import RecordStore
+        from simulator.games.bandu.records import RecordStore
         document = json.loads(self.records[0])
         document["attempts"] = document["attempts"][:1]
         sound = self.scratch / "sound.json"
@@ -190,7 +190,7 @@ class Fuzzer:
                 TurnController.load(path).close()
             return classify(load, (SaveError,))
         if family == "records import":
-            from simulator.records import RecordStore
+            from simulator.games.bandu.records import RecordStore
             path = self.scratch / "fuzzed-records.json"
             path.write_bytes(damaged_text(rng.choice(self.records), rng))
 
@@ -207,7 +207,7 @@ class Fuzzer:
     def _database_case(self) -> str:
         from simulator import records_text
         from simulator.core.errors import RecordsError
-        from simulator.records import RecordStore
+        from simulator.games.bandu.records import RecordStore
         path = self.database_path
         shutil.copy(self.database, path)
         rng = self.rng

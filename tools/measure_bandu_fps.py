@@ -183,7 +183,7 @@ def build_tower() -> dict[str, Any]:
     """A solo game (headless, the physics referee) whose tower holds 20 pieces, as a save."""
     from simulator.core.controller import PERSON, Seat, TurnController
     from simulator.games.bandu.rules import TAKE, BanduState, Offer, Place
-    from simulator.physics.bench import BENCH_TOWERS
+    from simulator.physics.bench_towers import BENCH_TOWERS
 
     foundation, pieces = BENCH_TOWERS["tower_20"]
     assert foundation == "base"

@@ -7,7 +7,7 @@
     .venv/bin/python tools/measure_tower_speed.py sweep   [TOWER ...] [--repeats N] [--only A,B]
     .venv/bin/python tools/measure_tower_speed.py sweep tower_20 -- solver_iterations=20 check_every=8
 
-TOWER is a key of simulator.physics.bench.BENCH_TOWERS (default: all of them). Each tower is
+TOWER is a key of simulator.physics.bench_towers.BENCH_TOWERS (default: all of them). Each tower is
 built as bench.py's _build_then_stand builds it: stability.build_tower, placement by placement,
 each settled until at rest, fallen or 3 s; build rtf = simulated seconds / wall seconds.
 
@@ -68,7 +68,7 @@ import numpy as np
 
 from simulator.physics import stability
 from simulator.physics import world as world_module
-from simulator.physics.bench import BENCH_TOWERS
+from simulator.physics.bench_towers import BENCH_TOWERS
 from simulator.physics.placement import resting_faces
 from simulator.physics.scene import DEFAULT_SETTLE_SECONDS, Placement, TowerSpec
 from simulator.physics.stability import PieceIds, build_tower

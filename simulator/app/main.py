@@ -136,7 +136,7 @@ class App:
         return self._show_replay(path.name, lambda: ReplayController.of_save(path))
 
     def open_records(self) -> None:
-        from simulator.app.records_screen import RecordsScreen
+        from simulator.games.bandu.records_screen import RecordsScreen
 
         if not isinstance(self.window.top, RecordsScreen):
             self.window.push(RecordsScreen(self.window, self))

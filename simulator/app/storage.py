@@ -12,27 +12,17 @@ a crash (names starting with '.') are not saves.
 from __future__ import annotations
 
 import json
-import os
 import stat
 import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-import platformdirs
-
 from simulator.core.controller import MAX_SAVE_BYTES
+from simulator.core.data_home import data_dir
 
-APP_NAME = "bandu-sim"
 AUTOSAVES_KEPT = 30
 MAX_SUMMARY_BYTES = MAX_SAVE_BYTES    # a bigger file is listed as "too big", not parsed
-
-
-def data_dir() -> Path:
-    """The one answer to "where does the program keep its files" (saves, records ...)."""
-    if os.environ.get("BANDU_SIM_HOME"):
-        return Path(os.environ["BANDU_SIM_HOME"])
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
 def saves_dir() -> Path:
@@ -45,11 +35,6 @@ def autosaves_dir() -> Path:
 
 def screenshots_dir() -> Path:
     return data_dir() / "screenshots"
-
-
-def records_path() -> Path:
-    """The solo records' database (simulator/records.py)."""
-    return data_dir() / "records.sqlite3"
 
 
 def _fresh_path(folder: Path, stem: str) -> Path:

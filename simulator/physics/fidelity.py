@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from simulator.physics.bench_towers import BENCH_TOWERS
 from simulator.physics.scene import Placement, Scene, TowerSpec, load_scene
 from simulator.physics.tremor import NO_TREMOR, Tremor
 from simulator.pieces.catalogue import CATALOGUE
@@ -120,8 +121,6 @@ def friction_angle_deg(upper: str, lower: str) -> float:
 
 def corpus(random_towers: int = RANDOM_TOWERS, validation_dir: Path | None = None,
            columns: Sequence[int] = COLUMN_HEIGHTS, column_seeds: int = 3) -> list[Case]:
-    from simulator.physics.bench import BENCH_TOWERS
-
     cases: list[Case] = []
     folder = validation_dir or Path(__file__).resolve().parents[2] / "scenes" / "validation"
     for path in sorted(folder.glob("*.toml")):

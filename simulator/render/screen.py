@@ -14,7 +14,7 @@ over its buttons (FocusRing), Enter or Space presses the focused one, Esc goes b
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pyglet import shapes
 from pyglet.event import EVENT_HANDLED
@@ -24,8 +24,24 @@ from pyglet.window import key, mouse
 from simulator.render import theme
 from simulator.render.widgets import TOAST, TOP, Area, Button, Overlay, Toast, label
 
-if TYPE_CHECKING:
-    from simulator.render.window import AppWindow
+
+class ScreenHost(Protocol):
+    """What a screen asks of the window that holds it (render/window.py's AppWindow): its
+    size, its navigation stack and pyglet's handler stack."""
+
+    width: int
+    height: int
+
+    @property
+    def top(self) -> Any: ...
+
+    def pop(self) -> Any: ...
+
+    def get_size(self) -> tuple[int, int]: ...
+
+    def push_handlers(self, *args: Any, **kwargs: Any) -> None: ...
+
+    def remove_handlers(self, *args: Any, **kwargs: Any) -> None: ...
 
 TOAST_Y = 72          # messages sit above a screen's bottom row of buttons
 NAVIGATION_KEYS = {key.TAB, key.UP, key.DOWN, key.LEFT, key.RIGHT, key.ENTER, key.RETURN,
@@ -132,7 +148,7 @@ class Screen:
 
     title = ""
 
-    def __init__(self, window: AppWindow) -> None:
+    def __init__(self, window: ScreenHost) -> None:
         self.window = window
         self.batch = Batch()
         self.buttons: list[Button] = []

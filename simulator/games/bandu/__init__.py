@@ -4,15 +4,16 @@ outcome the physics referee decides (referee.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
 from simulator.core.agents import Agent, Strength
 from simulator.core.outcomes import OutcomeResolver
 from simulator.core.registry import Choice, Game, GameInfo, Setting, register
-from simulator.core.setting_values import Accepts, flag
+from simulator.core.setting_values import Accepts
 from simulator.games.bandu import rules
+from simulator.games.bandu.aids import practice_aid_of
+from simulator.games.bandu.chains import chain_as_the_rules_take_it
 
 # a tower built alone (solo, chain) takes its pieces without auctions, so without beans
 BUILT_ALONE_HIDES = ("beans", "auctions")
@@ -40,35 +41,6 @@ def _settings() -> tuple[Setting, ...]:
     )
 
 
-def practice_aid_of(settings: Mapping[str, Any]) -> bool:
-    """The `practice_aid` setting (on/off, true/false, 1/0), refused in one line otherwise."""
-    return flag(settings.get("practice_aid", False), "practice_aid")
-
-
-def aided(settings: Mapping[str, Any]) -> bool:
-    """Was the game played with an aid: the practice aid on, or a hint taken (hint.py)?"""
-    return practice_aid_of(settings) or settings.get("hint_used") is True
-
-
-CHAIN_PIECES = "pieces:"   # a chain setting written out: "pieces:ring,cube-large,..."
-
-
-def chain_text(pieces: tuple[str, ...]) -> str:
-    """A chain as a setting that needs no file: a save of the game stands on its own."""
-    return CHAIN_PIECES + ",".join(pieces)
-
-
-def _chain_setting(settings: dict[str, Any]) -> dict[str, Any]:
-    """`chain` as the rules take it: a seed, or the pieces of a text (written out, or a scene
-    file whose first tower's order is the chain)."""
-    chain = settings.get("chain")
-    if isinstance(chain, str):
-        pieces = chain[len(CHAIN_PIECES):].split(",") if chain.startswith(CHAIN_PIECES) else None
-        settings = dict(settings, chain=tuple(p.strip() for p in pieces if p.strip())
-                        if pieces is not None else chain_from_scene(chain))
-    return settings
-
-
 def _create(players: int, **settings: Any) -> rules.BanduState:
     from simulator.core.errors import SettingsError
 
@@ -83,18 +55,7 @@ def _create(players: int, **settings: Any) -> rules.BanduState:
     if hinted:
         if players != 1 or settings.get("variant") not in ("solo", "chain"):
             raise SettingsError("hints are for one-player solo and chain games only")
-    return rules.new_game(players=players, **_chain_setting(settings))
-
-
-def chain_from_scene(path: str) -> tuple[str, ...]:
-    from simulator.core.errors import SceneError, SettingsError
-    from simulator.physics.scene import load_scene  # pure reading: no physics engine
-
-    try:
-        scene = load_scene(path)
-    except SceneError as error:
-        raise SettingsError(f"chain: {error}") from None
-    return tuple(p.piece for p in scene.towers[0].placements)
+    return rules.new_game(players=players, **chain_as_the_rules_take_it(settings))
 
 
 def _agent(level: str) -> Agent:
@@ -132,7 +93,7 @@ def _finished(controller: Any) -> str | None:
     replay) and say so, and whether it is their best."""
     from simulator.core.errors import SimulatorError
     from simulator.games.bandu.attempts import attempt_of
-    from simulator.records import RecordStore
+    from simulator.games.bandu.records import RecordStore
 
     state = controller.state
     if state.variant not in ("solo", "chain") or state.players != 1 or controller.seats[0].is_computer:

@@ -24,10 +24,11 @@ import numpy as np
 
 from simulator.core.controller import COMPUTER, PERSON, TurnController
 from simulator.core.text import printable
-from simulator.games.bandu import CHAIN_PIECES, aided, chain_text
+from simulator.games.bandu.aids import aided
+from simulator.games.bandu.chains import CHAIN_PIECES, chain_text
+from simulator.games.bandu.records import WHO_CHARACTERS, Attempt
 from simulator.games.bandu.rules import BUILDING_PIECES, BanduState
 from simulator.pieces.meshes import exact_parts, load_piece
-from simulator.records import WHO_CHARACTERS, Attempt
 
 CHAIN_NAME_CHARACTERS = 60
 

@@ -16,8 +16,8 @@ from typing import Any
 
 from simulator.core.controller import COMPUTER, Seat, TurnController
 from simulator.games.bandu.attempts import attempt_of
+from simulator.games.bandu.records import Attempt
 from simulator.processes import run_jobs
-from simulator.records import Attempt
 
 PHYSICS_MODULE = "simulator.games.bandu.ai"   # a worker imports it quietly: PyBullet prints
 

@@ -32,7 +32,7 @@ from pyglet.math import Vec3
 from pyglet.window import key, mouse
 
 from simulator.core.state import OUTCOME
-from simulator.games.bandu import practice_aid_of
+from simulator.games.bandu.aids import practice_aid_of
 from simulator.games.bandu.auction_bar import AuctionBar
 from simulator.games.bandu.hint import HINT_SETTING, HintAdvisor
 from simulator.games.bandu.practice import PracticeAid

@@ -59,7 +59,7 @@ class RecordsScreen(ScrollingListScreen):
         self.refresh()
 
     def refresh(self) -> None:
-        from simulator.records import RecordStore
+        from simulator.games.bandu.records import RecordStore
 
         for item in self.best_labels + self.rows:
             item.delete()

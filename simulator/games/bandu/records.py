@@ -37,7 +37,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from simulator.app.storage import records_path  # the one definition of the data directory
 from simulator.core.controller import (
     COMPUTER,
     MAX_SAVE_BYTES,
@@ -46,10 +45,12 @@ from simulator.core.controller import (
     SAVE_VERSION,
     TurnController,
 )
+from simulator.core.data_home import data_dir  # the one definition of the data directory
 from simulator.core.errors import RecordsError, SaveError
 from simulator.core.files import not_a_plain_file
 from simulator.core.json_file import read_json_file
 from simulator.core.text import printable, shown
+from simulator.games.bandu.chains import CHAIN_PIECES
 from simulator.games.bandu.rules import BUILDING_PIECES
 
 RECORDS_FORMAT = "bandu-sim records"
@@ -57,6 +58,11 @@ RECORDS_VERSION = 1
 VARIANTS = ("solo", "chain")
 KINDS = (PERSON, COMPUTER)
 WHO_CHARACTERS = 60
+
+
+def records_path() -> Path:
+    """The solo records' database, in the program's data directory."""
+    return data_dir() / "records.sqlite3"
 KEY_CHARACTERS = 200
 MAX_SCORE = len(BUILDING_PIECES)   # a tower holds no more
 MAX_HEIGHT_MM = 10_000.0
@@ -171,8 +177,6 @@ def _check_moves(replay: dict[str, Any]) -> None:
     loader that opens a save (TurnController.from_save_dict), are legal and lead to its final
     state, a finished game (no physics: the outcomes are taken as the moves record them; the
     replay viewer's referee may check them further)."""
-    from simulator.games.bandu import CHAIN_PIECES
-
     settings = replay.get("settings", {})
     chain = settings.get("chain") if isinstance(settings, dict) else None
     if isinstance(chain, str) and not chain.startswith(CHAIN_PIECES):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from simulator.core.text import printable
-from simulator.records import Attempt
+from simulator.games.bandu.records import Attempt
 
 CONTEST_CHARACTERS = 42      # "chain mixed-tower.toml#702ae1d29eaa" and the like
 

@@ -1,0 +1,20 @@
+"""Where the program keeps its files (saves, autosaves, screenshots, a game's records):
+$BANDU_SIM_HOME if set (tests use it), else the user's data directory as platformdirs names it
+(on Linux $XDG_DATA_HOME/bandu-sim, else ~/.local/share/bandu-sim). Low in the house, so that
+the window's storage and a game's records ask the one answer without importing each other."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "bandu-sim"
+
+
+def data_dir() -> Path:
+    """The one answer to "where does the program keep its files"."""
+    if os.environ.get("BANDU_SIM_HOME"):
+        return Path(os.environ["BANDU_SIM_HOME"])
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
