@@ -1,5 +1,5 @@
-"""The command line: `bandu-sim play|selfplay|solo|records|stability|pieces|bench|build-meshes`
-(also `python -m simulator`).
+"""The command line: `bandu-sim play|selfplay|stability|pieces|bench|build-meshes`, and the
+subcommands each game adds (Game.commands: solo, records) (also `python -m simulator`).
 
 Exit status: 0 on success, 2 on bad input with a one-line message (no traceback), 1 on a bug.
 """
@@ -12,15 +12,12 @@ import json
 import os
 import signal
 import sys
-import time
-from dataclasses import replace
-from pathlib import Path
 from typing import Any, NoReturn
 
 from simulator.core import registry
+from simulator.core.command_kit import INTERRUPTED, MAX_SEED, add_workers, bounded_int, workers_of
 from simulator.core.errors import SimulatorError, UsageError
 from simulator.core.text import printable, shown
-from simulator.games.bandu.rules import BUILDING_PIECES
 from simulator.studies.limits import DEFAULT_TRIALS, MAX_ORDERINGS, MAX_TRIALS
 
 
@@ -52,28 +49,17 @@ def _parse_settings(texts: list[str]) -> dict[str, Any]:
     return settings
 
 
-def bounded_int(low: int, high: int):
-    """An argparse type: a whole number in [low, high], else one line saying the range
-    (argparse names the option)."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text.strip()) if len(text) <= 25 else None
-        except ValueError:
-            value = None
-        if value is None:
-            raise argparse.ArgumentTypeError(f"wants a whole number, not {text[:20]!r}")
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {low} to {high}, not {value}")
-        return value
-    return parse
-
-
 WINDOW_WIDTHS = (800, 7680)      # the window's minimum width up to an 8K screen
 MAX_GAMES = 100_000              # selfplay --games
-MAX_ATTEMPTS = 10_000            # solo --attempts
-INTERRUPTED = 130
-MAX_WORKERS = 256                # --workers; more than the cores available only with --oversubscribe
-MAX_SEED = 2**63 - 1
+
+
+def _computer_players() -> str:
+    """Each game's computer players as a spec names them: 'mcts:easy|medium|strong for ...'."""
+    by_spec: dict[str, list[str]] = {}
+    for game in registry.playable_games():
+        if game.strengths:
+            by_spec.setdefault(f"{game.agent_prefix}:{'|'.join(game.strengths)}", []).append(game.name)
+    return "; ".join(f"{spec} for {', '.join(names)}" for spec, names in by_spec.items())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -87,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", default=None, metavar="A,B,...",
                       help="start GAME at once with these players: person (someone at this "
                            "machine), random, or the game's computer players as selfplay spells "
-                           "them (mcts:easy|medium|strong for the board games)")
+                           f"them ({_computer_players()})")
     play.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                       help="with --players: a game setting, e.g. width=7 or start=classic (repeatable)")
     play.add_argument("--load", metavar="FILE", help="open a saved game")
@@ -102,46 +88,16 @@ def build_parser() -> argparse.ArgumentParser:
                           help="game n uses seed S + n (0 to 2^63 - 1)")
     selfplay.add_argument("--players", default=None,
                           help="comma-separated players: random, or the game's computer players "
-                               "(mcts:easy|medium|strong for the board games, ai:easy|medium|strong "
-                               "for Bandu); default: the game's medium player against random")
+                               f"({_computer_players()}); default: the game's usual player "
+                               "against random")
     selfplay.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                           help="game setting, e.g. size=11 or start=classic (repeatable)")
-    _add_workers(selfplay, default=1)
+    add_workers(selfplay, default=1)
     selfplay.add_argument("--json", action="store_true")
 
-    solo = sub.add_parser(
-        "solo", help="the computer's record attempts at Bandu's solo or chain game",
-        description="The computer plays one-player Bandu games to their end, every placement "
-                    "judged by the physics, and stores each attempt in the solo records "
-                    "(bandu-sim records). Attempt n uses seed S + n.")
-    solo.add_argument("--player", required=True, metavar="ai:LEVEL",
-                      help="the computer player: ai:easy, ai:medium or ai:strong")
-    solo.add_argument("--attempts", type=bounded_int(1, MAX_ATTEMPTS), default=10,
-                      help=f"how many attempts (1-{MAX_ATTEMPTS}, default 10)")
-    solo.add_argument("--seed", type=bounded_int(0, MAX_SEED), default=0,
-                      help="attempt n uses seed S + n (0 to 2^63 - 1)")
-    chain = solo.add_mutually_exclusive_group()
-    chain.add_argument("--chain", metavar="SCENE",
-                       help="the chain game, the chain being the order of the first tower of "
-                            "this scene file")
-    chain.add_argument("--chain-seed", type=bounded_int(0, MAX_SEED), metavar="K",
-                       help="the chain game with the chain drawn from seed K")
-    solo.add_argument("--reserve", type=bounded_int(1, len(BUILDING_PIECES)), metavar="N",
-                      help=f"play with N pieces, not all {len(BUILDING_PIECES)} (solo: drawn at random; a seeded "
-                           "chain: its first N); kept apart from the full game's records")
-    _add_workers(solo, default=1)
-    solo.add_argument("--json", action="store_true")
-
-    records = sub.add_parser(
-        "records", help="the solo records: every attempt and the personal bests",
-        description="List the attempts at Bandu's solo and chain games (a person's or the "
-                    "computer's) and the personal bests; export them to a JSON file, or import "
-                    "one.")
-    records.add_argument("--json", action="store_true")
-    records.add_argument("--export", metavar="FILE", help="write every attempt to a JSON file")
-    records.add_argument("--import", dest="import_file", metavar="FILE",
-                         help="add the attempts of an exported file (those already stored are "
-                              "skipped)")
+    for game in registry.all_games():        # a game's own subcommands (Game.commands)
+        if game.commands is not None:
+            game.commands(sub)
 
     stability = sub.add_parser(
         "stability", help="simulate the towers of scene files, judge them and check their [expect]",
@@ -169,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     study.add_argument("--trials", type=bounded_int(1, MAX_TRIALS), metavar="T",
                        help=f"builds of each ordering, each with its own seed (1-{MAX_TRIALS}, "
                             f"default {DEFAULT_TRIALS})")
-    _add_workers(study, default=None)       # given, it makes a study
+    add_workers(study, default=None)       # given, it makes a study
     study.add_argument("--backend", choices=("local", "ray"),
                        help="where the builds run: processes on this machine (default) or a Ray "
                             "cluster (the optional extra 'cluster')")
@@ -206,7 +162,7 @@ def _cmd_play(args) -> int:
 
 def _default_selfplay_players(game: Any, settings: dict[str, Any]) -> str:
     """Without --players: the game's computer player against random ones, at the count the
-    settings go with (usually the game's usual count; Bandu's solo variant: 1)."""
+    settings go with (usually the game's usual count; a solo variant's: 1)."""
     return ",".join([game.agent_prefix] + ["random"] * (game.info.players_for(settings) - 1))
 
 
@@ -216,7 +172,7 @@ def _cmd_selfplay(args) -> int:
 
     settings = _parse_settings(args.setting)
     game = registry.get_game(args.game)
-    heavy = game.worker_import                 # Bandu's physics: PyBullet prints on import,
+    heavy = game.worker_import                 # a physics engine may print on import,
     if heavy is not None:                      # and checking the players makes its agents
         from simulator.physics.quiet import import_quietly
 
@@ -224,7 +180,7 @@ def _cmd_selfplay(args) -> int:
     spec = args.players or _default_selfplay_players(game, settings)
     players = _players(spec)
     info = check_selfplay(args.game, players, settings)
-    report = selfplay(info.name, args.games, args.seed, players, settings, workers=_workers(args),
+    report = selfplay(info.name, args.games, args.seed, players, settings, workers=workers_of(args),
                       progress=ProgressBar(f"{info.name} selfplay"), quiet_import=heavy)
     if args.json:
         print(json.dumps(report, indent=1))
@@ -239,131 +195,6 @@ def _cmd_selfplay(args) -> int:
     return 0
 
 
-def _solo_player(spec: str) -> str:
-    """--player: ai:LEVEL (ai alone is the medium player), as the records name it."""
-    from simulator.core.agents import parse_agent_spec
-
-    game = registry.get_game("bandu")
-    kind, level = parse_agent_spec(spec)
-    level = level or game.default_strength
-    if kind != game.agent_prefix or level not in game.strengths:
-        raise UsageError(f"--player wants {', '.join(f'ai:{s}' for s in game.strengths)}, "
-                         f"not {shown(spec, 30)}")
-    return f"{kind}:{level}"
-
-
-def _solo_settings(args) -> tuple[dict[str, Any], str | None]:
-    """The game's settings for `solo` and the chain's scene name; checked before any work."""
-    from simulator.games.bandu.chains import chain_from_scene, chain_text
-
-    name = None
-    if args.chain is not None:
-        if args.reserve is not None:
-            raise UsageError("--reserve does not go with --chain: the scene's tower is the chain")
-        settings: dict[str, Any] = {"variant": "chain",
-                                    "chain": chain_text(chain_from_scene(args.chain))}
-        name = Path(args.chain).name
-    elif args.chain_seed is not None:
-        settings = {"variant": "chain", "chain": args.chain_seed,
-                    "reserve": args.reserve or len(BUILDING_PIECES)}
-    else:
-        settings = {"variant": "solo", "reserve": args.reserve or len(BUILDING_PIECES)}
-    registry.get_game("bandu").new_game(1, settings)
-    return settings, name
-
-
-def _cmd_solo(args) -> int:
-    from simulator.games.bandu.records import RecordStore
-    from simulator.games.bandu.records_text import format_solo_run
-    from simulator.games.bandu.solo import AttemptJob, AttemptResult, run_attempts
-    from simulator.progress import ProgressBar
-
-    player = _solo_player(args.player)
-    settings, chain_name = _solo_settings(args)
-    if args.seed + args.attempts - 1 > MAX_SEED:
-        raise UsageError(f"--seed {args.seed} with {args.attempts} attempts goes past 2^63 - 1")
-    workers = _workers(args)
-    _import_physics_quietly()
-    jobs = [AttemptJob(n, player, args.seed + n, settings, chain_name) for n in range(args.attempts)]
-    results: list[AttemptResult] = []
-    started = time.perf_counter()
-    with RecordStore.open() as store, ProgressBar(f"{player} {settings['variant']}",
-                                                  unit="attempt") as progress:
-        def store_it(result: AttemptResult) -> None:    # here, as each attempt finishes
-            results.append(replace(result, attempt=store.add(result.attempt)))
-            progress(len(results), len(jobs), f"{result.attempt.score} pieces")
-
-        progress(0, len(jobs), "")
-        interrupted = run_attempts(jobs, workers, store_it)
-        where = str(store.path)
-    rows = [r.as_dict() for r in sorted(results, key=lambda r: r.number)]
-    key = results[0].attempt.chain_key if results else ""
-    title = f"{player} {settings['variant']}{' ' + key if key else ''}"
-    if args.json:
-        print(json.dumps({"player": player, "variant": settings["variant"], "chain_key": key,
-                          "settings": settings, "seed": args.seed, "workers": workers,
-                          "attempts": rows, "interrupted": interrupted, "records": where,
-                          "wall_seconds": round(time.perf_counter() - started, 1)}, indent=1))
-    else:
-        print(format_solo_run(rows, title))
-        print(f"stored in {printable(where, 200)}")
-    if interrupted:
-        print(f"bandu-sim: interrupted: {len(results)} of {len(jobs)} attempts finished "
-              "(stored, and shown above)", file=sys.stderr)
-        return INTERRUPTED
-    return 0
-
-
-def _cmd_records(args) -> int:
-    from simulator.games.bandu.records import RecordStore
-    from simulator.games.bandu.records_text import format_records
-
-    with RecordStore.open() as store:
-        where = printable(str(store.path), 200)
-        report: dict[str, Any] = {"records": str(store.path)}
-        if args.import_file is not None:
-            report["imported"], report["skipped"] = store.import_file(args.import_file)
-            report["import_file"] = args.import_file
-        if args.export is not None:
-            report["exported"] = store.export(args.export)
-            report["export_file"] = args.export
-        if args.import_file is None and args.export is None:
-            attempts = store.attempts(replays=False)
-            bests = store.personal_bests()
-            if not args.json:
-                print(format_records(attempts, bests, where))
-                return 0
-            report |= {"attempts": [a.as_dict(replay=False) for a in attempts],
-                       "bests": [a.as_dict(replay=False) for a in bests]}
-    if args.json:
-        print(json.dumps(report, indent=1))
-        return 0
-    if "imported" in report:
-        print(f"imported {report['imported']} attempts from {printable(args.import_file, 200)} "
-              f"({report['skipped']} already there, skipped) into {where}")
-    if "exported" in report:
-        print(f"exported {report['exported']} attempts to {printable(args.export, 200)}")
-    return 0
-
-
-def _add_workers(parser: Any, default: int | None) -> None:
-    """--workers and --oversubscribe, as selfplay, solo and studies take them (read by _workers)."""
-    parser.add_argument("--workers", type=bounded_int(1, MAX_WORKERS), default=default, metavar="K",
-                        help="processes to use (1 up to the cores available)")
-    parser.add_argument("--oversubscribe", action="store_true", help="allow more workers than cores")
-
-
-def _workers(args) -> int:
-    """--workers, capped at the cores available unless --oversubscribe (with a note)."""
-    workers = args.workers or 1
-    cores = os.cpu_count() or 1
-    if workers > cores and not args.oversubscribe:
-        print(f"bandu-sim: note: --workers {workers} capped at the {cores} cores available "
-              "(--oversubscribe to use more)", file=sys.stderr)
-        workers = cores
-    return workers
-
-
 def _study_workers(args) -> int | None:
     """A study's --workers: capped at this machine's cores, except on a Ray cluster joined by
     --address (None there when not given: every CPU of the cluster)."""
@@ -371,7 +202,7 @@ def _study_workers(args) -> int | None:
         return args.workers
     if args.backend == "ray" and args.workers is None:
         return None
-    return _workers(args)
+    return workers_of(args)
 
 
 def _tremor_override(args, scene):
@@ -495,9 +326,9 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             args = parser.parse_args(["play", *(argv or [])])
-        handler = {"play": _cmd_play, "selfplay": _cmd_selfplay, "solo": _cmd_solo,
-                   "records": _cmd_records, "stability": _cmd_stability, "pieces": _cmd_pieces,
-                   "build-meshes": _cmd_build_meshes, "bench": _cmd_bench}[args.command]
+        handler = getattr(args, "handler", None) or {
+            "play": _cmd_play, "selfplay": _cmd_selfplay, "stability": _cmd_stability,
+            "pieces": _cmd_pieces, "build-meshes": _cmd_build_meshes, "bench": _cmd_bench}[args.command]
         status = handler(args)
         sys.stdout.flush()          # a closed pipe or a full disk shows here, not at exit
         return status

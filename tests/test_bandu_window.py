@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 import pytest
-from window_driver import click, press, small_window
+from window_driver import button_named, click, click_on, press, small_window
 
 pytestmark = pytest.mark.gui
 
@@ -315,7 +315,9 @@ def test_a_solo_attempt_is_stored_in_the_records_and_replays(gui, private_home):
     assert (attempt.kind, attempt.variant, attempt.score, attempt.fell) == ("person", "solo", 1, True)
     assert attempt.height_mm > 60                                   # the cube on the base
 
-    app.open_records()
+    app.show_menu()
+    window.pump(1)
+    click_on(window, button_named(window.top, "Records"))     # the menu button Bandu adds
     window.pump(2)
     records = window.top
     assert records.title == "records" and len(records.replays) == 1

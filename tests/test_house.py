@@ -187,20 +187,22 @@ def test_mcts_searches_determinizations_and_plays_well():
 
 # --- registration ------------------------------------------------------------------------------------
 
-def test_the_programs_games_register_themselves_and_core_and_render_name_none():
+def test_the_programs_games_register_themselves_and_core_render_app_and_cli_name_none():
+    """A game comes in through the registry alone: its menu buttons and its subcommands too
+    (Game.menu_entries, Game.commands), so none of these names or imports one."""
     names = [g.name for g in registry.all_games()]
     assert names[:5] == ["bandu", "tanbo", "bandida", "bunko", "buddel_bande"]
     package = os.path.dirname(os.path.dirname(registry.__file__))
-    for folder in ("core", "render"):
-        for module in os.listdir(os.path.join(package, folder)):
-            if module.endswith(".py"):
-                # the program's own name (bandu-sim: its saves' format, its messages) is no game
-                text = open(os.path.join(package, folder, module), encoding="utf-8").read().lower()
-                text = text.replace("bandu-sim", "").replace("bandu_sim", "")   # and its BANDU_SIM_HOME
-                assert "from simulator.games" not in text and "import simulator.games" not in text, \
-                    f"{folder}/{module} imports a game"
-                for game in ("bandu", "tanbo", "bandida", "bunko", "buddel"):
-                    assert game not in text, f"{folder}/{module} names {game}"
+    files = [os.path.join(folder, module) for folder in ("core", "render", "app")
+             for module in os.listdir(os.path.join(package, folder)) if module.endswith(".py")]
+    for name in [*files, "cli.py"]:
+        # the program's own name (bandu-sim: its saves' format, its messages) is no game
+        text = open(os.path.join(package, name), encoding="utf-8").read().lower()
+        text = text.replace("bandu-sim", "").replace("bandu_sim", "")   # and its BANDU_SIM_HOME
+        assert "from simulator.games" not in text and "import simulator.games" not in text, \
+            f"{name} imports a game"
+        for game in ("bandu", "tanbo", "bandida", "bunko", "buddel"):
+            assert game not in text, f"{name} names {game}"
 
 
 def test_a_game_package_is_found_without_any_edit_elsewhere(tmp_path):

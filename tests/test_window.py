@@ -289,7 +289,7 @@ def test_a_long_list_of_records_scrolls_and_the_focus_stays_in_view(gui, private
         for n in range(30):
             store.add(attempt(score=n, when=f"2026-01-{n + 1:02d}T10:00:00+00:00"))
     app.show_menu()
-    app.open_records()
+    click_on(window, button_named(window.top, "Records"))     # the menu button Bandu adds
     screen = window.top
     pump(window)
     shown = [n for n, row in enumerate(screen.rows) if row.visible]

@@ -192,10 +192,9 @@ def drawing(house: House) -> str:
             fill = "#dfe8f1" if room.startswith("games/") else "#eadfcb"
             out.append(f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{box_h}" rx="5" '
                        f'fill="{fill}" stroke="#6b5b45"/>')
-            out.append(f'<text x="{x + 8:.0f}" y="{y + 20:.0f}" font-size="13" fill="#2a2118">'
-                       f'{escape(room)}</text>')
-            out.append(f'<text x="{x + 8:.0f}" y="{y + 37:.0f}" font-size="11" fill="#6b5b45">'
-                       f'{house.rooms[room]} lines</text>')
+            out.append(f'<text x="{x + 8:.0f}" y="{y + 28:.0f}" font-size="14" fill="#2a2118">'
+                       f'{escape(room)}</text>')        # no line counts: the drawing changes only
+                                                        # when the house does
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

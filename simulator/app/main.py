@@ -135,12 +135,6 @@ class App:
 
         return self._show_replay(path.name, lambda: ReplayController.of_save(path))
 
-    def open_records(self) -> None:
-        from simulator.games.bandu.records_screen import RecordsScreen
-
-        if not isinstance(self.window.top, RecordsScreen):
-            self.window.push(RecordsScreen(self.window, self))
-
     def replay_record(self, attempt: Any) -> bool:
         """Show a record attempt's game move by move (the same tower, from its recorded poses)."""
         from simulator.app.replay import ReplayController
@@ -221,7 +215,7 @@ def build_app(game: str | None = None, load: str | None = None, width: int | Non
     before the window opens; bad input raises SimulatorError."""
     settings = dict(settings or {})
     if players is not None and game is None:
-        raise UsageError("--players needs a GAME, e.g. bandu-sim play tanbo --players person,mcts:easy")
+        raise UsageError(f"--players needs a GAME, e.g. bandu-sim play {_a_window_game()} --players person,random")
     if players is not None and load is not None:
         raise UsageError("--players cannot go with --load: a save has its own players")
     if settings and players is None:
@@ -229,7 +223,8 @@ def build_app(game: str | None = None, load: str | None = None, width: int | Non
     if game is not None:
         info = registry.get_game(game)
         if not info.available or info.view is None:
-            raise SettingsError(f"{info.title} is not playable in the window yet; try: bandu-sim play tanbo")
+            raise SettingsError(f"{info.title} is not playable in the window yet; try: bandu-sim play "
+                                f"{_a_window_game()}")
     seats = seats_for(game, players, settings) if game is not None and players is not None else None
     if load is not None:
         try:
@@ -277,3 +272,8 @@ def run_app(game: str | None = None, load: str | None = None, width: int | None 
     finally:
         app.shutdown()
     return 0
+
+
+def _a_window_game() -> str:
+    """A game the window plays, for an example in a message."""
+    return next((g.name for g in registry.playable_games() if g.view is not None and g.info.on_menu), "GAME")

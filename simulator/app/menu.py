@@ -59,12 +59,16 @@ class MenuScreen(Screen):
         self.continue_button = Button("Continue last game", app.continue_last, self.batch, width=220)
         self.load_button = Button("Saved games", app.open_saved_games, self.batch, width=160,
                                   tooltip="Ctrl+O")
-        self.records_button = Button("Records", app.open_records, self.batch, width=120,
-                                     tooltip="solo Bandu record attempts")
+        # the games' own buttons (Game.menu_entries), between Saved games and Help
+        self.entry_buttons = [Button(entry.label, partial(entry.open, app), self.batch, width=entry.width,
+                                     tooltip=entry.tooltip)
+                              for game in registry.all_games() if game.info.on_menu
+                              for entry in game.menu_entries]
         self.help_button = Button("Help", self.toggle_help, self.batch, width=100, tooltip="F1")
         self.quit_button = Button("Quit", window.close, self.batch, width=110)
-        self.buttons += [self.continue_button, self.load_button, self.records_button, self.help_button,
-                         self.quit_button]
+        self.bottom_row = [self.continue_button, self.load_button, *self.entry_buttons, self.help_button,
+                           self.quit_button]
+        self.buttons += self.bottom_row
         keys = "\n".join(f"{k:<14} {v}" for k, v in MENU_KEYS)
         self.help = Overlay(self.batch, "Keys", f"{keys}\n\nEach game's own keys and rules: F1 "
                             "during the game.", width=600)
@@ -109,11 +113,11 @@ class MenuScreen(Screen):
             blurb.position = (column_x + 320, y + 23, 0)
             _fit_blurb(blurb, text, players, width - column_x - 320 - 16)
         bottom = max(30, top - rows * step - 30)
-        self.continue_button.place(cx - 380, bottom)
-        self.load_button.place(cx - 150, bottom)
-        self.records_button.place(cx + 20, bottom)
-        self.help_button.place(cx + 150, bottom)
-        self.quit_button.place(cx + 260, bottom)
+        gap = 10
+        x = cx - (sum(b.width for b in self.bottom_row) + gap * (len(self.bottom_row) - 1)) / 2
+        for button in self.bottom_row:            # one row, centred
+            button.place(x, bottom)
+            x += button.width + gap
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         if symbol == key.O and modifiers & key.MOD_CTRL:

@@ -1,7 +1,7 @@
 """The new-game screen, built from the game's own description: how many players, who sits in
 each seat (a person, or the computer at any strength the game offers), and the game's settings.
 
-A choice that pins another setting (Tanbo's classic start is 19 x 19 only) selects it and locks
+A choice that pins another setting (a classic start played on one board size only) selects it and locks
 the other options of that row, so what looks chosen is what starts. Up to four seats get a row of
 option buttons each; more (up to 20) get one compact button per seat that steps through the
 options on a click (right click: backwards). Tab and the arrows move, Enter starts.
@@ -197,9 +197,9 @@ class NewGameScreen(Screen):
                 self.count_row.select(self.counts.index(choice.players))
             elif self.players() in tied and (choice.players is not None or all(tied)):
                 # the count leads to the choice that goes with it from one tied to another count;
-                # a choice that takes any count stays (Bandu's practice aid stays off for one
-                # player, a chain game alone stays a chain game); one that makes no sense at the
-                # count (`seats`) gives way to the first that does (Bandu's solo game)
+                # a choice that takes any count stays (a practice aid stays off for one player,
+                # a chain game alone stays a chain game); one that makes no sense at the count
+                # (`seats`) gives way to the first that does (a solo game)
                 row.select(tied.index(self.players()))
             elif choice.players is not None:   # a count it does not go with (a solo game of 2):
                 untied = [i for i, c in enumerate(setting.choices) if c.players is None]

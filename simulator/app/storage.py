@@ -154,7 +154,7 @@ def when_in_words(moment: datetime, now: datetime | None = None) -> str:
 @dataclass(frozen=True)
 class SaveSummary:
     path: Path
-    title: str          # "Tanbo 7x7 against the computer (medium)"
+    title: str          # "<game> 7x7 against the computer (medium)"
     detail: str         # "move 12, Black to move · today 14:32 · autosave"
     finished: bool = False
     readable: bool = True

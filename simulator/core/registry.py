@@ -53,6 +53,16 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class MenuEntry:
+    """A button a game adds to the menu's bottom row (a game's records, say): `open(app)` opens it."""
+
+    label: str
+    open: Callable[[Any], None]
+    tooltip: str = ""
+    width: int = 120
+
+
+@dataclass(frozen=True)
 class Setting:
     name: str
     label: str
@@ -178,6 +188,12 @@ class Game:
     #: the same referee, since another (an earlier version's physics) finds other results for
     #: the same moves: such a save loads with its outcomes as recorded, and says so
     referee_stamp: Callable[[], str] | None = None
+    #: buttons the game adds to the menu (MenuEntry); the app names no game
+    menu_entries: tuple[MenuEntry, ...] = ()
+    #: (the command line's subparsers) -> None: adds the game's own subcommands, each with
+    #: `set_defaults(handler=...)` (a function of the parsed arguments returning the exit
+    #: status); cli.py names no game
+    commands: Callable[[Any], None] | None = None
     #: a module that self-play's worker processes import first, quietly (e.g. a physics
     #: world, whose import prints PyBullet's build time); None: nothing heavy to import
     worker_import: str | None = None

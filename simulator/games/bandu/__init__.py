@@ -9,7 +9,7 @@ from typing import Any
 
 from simulator.core.agents import Agent, Strength
 from simulator.core.outcomes import OutcomeResolver
-from simulator.core.registry import Choice, Game, GameInfo, Setting, register
+from simulator.core.registry import Choice, Game, GameInfo, MenuEntry, Setting, register
 from simulator.core.setting_values import Accepts
 from simulator.games.bandu import rules
 from simulator.games.bandu.aids import practice_aid_of
@@ -122,6 +122,19 @@ def _view() -> type:
     return BanduView
 
 
+def _commands(sub: Any) -> None:
+    from simulator.games.bandu.commands import add_commands  # solo, records
+
+    add_commands(sub)
+
+
+def _open_records(app: Any) -> None:
+    from simulator.games.bandu.records_screen import RecordsScreen  # pyglet: only in the window
+
+    if not isinstance(app.window.top, RecordsScreen):
+        app.window.push(RecordsScreen(app.window, app))
+
+
 GAME = register(Game(
     info=GameInfo("bandu", "Bandu", "Bid beans, stack wooden pieces, keep your tower standing.",
                   min_players=1, max_players=rules.MAX_PLAYERS, settings=_settings(),
@@ -143,4 +156,6 @@ GAME = register(Game(
     referee_stamp=_referee_stamp,
     worker_import="simulator.physics.world",     # the referee: PyBullet prints on import
     finished=_finished,
+    commands=_commands,
+    menu_entries=(MenuEntry("Records", _open_records, tooltip="solo Bandu record attempts"),),
 ))

@@ -1,0 +1,48 @@
+"""What every subcommand of the command line shares, the program's own and those a game adds
+(Game.commands): bounded whole numbers, --workers, and the exit status of an interrupt."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+INTERRUPTED = 130                # the exit status after Ctrl+C
+MAX_WORKERS = 256                # --workers; more than the cores available only with --oversubscribe
+MAX_SEED = 2**63 - 1
+
+
+def bounded_int(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number in [low, high], else one line saying the range
+    (argparse names the option)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip()) if len(text) <= 25 else None
+        except ValueError:
+            value = None
+        if value is None:
+            raise argparse.ArgumentTypeError(f"wants a whole number, not {text[:20]!r}")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {low} to {high}, not {value}")
+        return value
+    return parse
+
+
+def add_workers(parser: Any, default: int | None) -> None:
+    """--workers and --oversubscribe, as selfplay, solo and studies take them (read by workers_of)."""
+    parser.add_argument("--workers", type=bounded_int(1, MAX_WORKERS), default=default, metavar="K",
+                        help="processes to use (1 up to the cores available)")
+    parser.add_argument("--oversubscribe", action="store_true", help="allow more workers than cores")
+
+
+def workers_of(args: Any) -> int:
+    """--workers, capped at the cores available unless --oversubscribe (with a note)."""
+    workers = args.workers or 1
+    cores = os.cpu_count() or 1
+    if workers > cores and not args.oversubscribe:
+        print(f"bandu-sim: note: --workers {workers} capped at the {cores} cores available "
+              "(--oversubscribe to use more)", file=sys.stderr)
+        workers = cores
+    return workers
