@@ -228,7 +228,7 @@ def _import_physics_quietly() -> None:
 
 def _cmd_stability(args) -> int:
     _import_physics_quietly()
-    from simulator.physics.scene import load_scene
+    from simulator.physics.scene_file import load_scene
     from simulator.physics.stability import check_expectations, format_reports, run_scene
     from simulator.progress import ProgressBar
 
@@ -282,7 +282,7 @@ def _cmd_stability(args) -> int:
 
 
 def _cmd_pieces(args) -> int:
-    from simulator.pieces.meshes import piece_table
+    from simulator.pieces.build import piece_table
 
     rows = piece_table()
     if args.json:
@@ -298,7 +298,7 @@ def _cmd_pieces(args) -> int:
 
 
 def _cmd_build_meshes(args) -> int:
-    from simulator.pieces.meshes import assets_dir, write_assets
+    from simulator.pieces.build import assets_dir, write_assets
     from simulator.progress import ProgressBar
 
     try:

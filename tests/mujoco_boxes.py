@@ -37,11 +37,11 @@ import mujoco
 import numpy as np
 from scipy.spatial.transform import Rotation
 
-from simulator.physics.scene import Scene
+from simulator.physics.scene_file import Scene
 from simulator.physics.stability import PieceIds, PieceReport, SceneReport, TowerReport
 from simulator.physics.table import FLOOR_Z_M, TABLE_HALF_EXTENTS_M
+from simulator.pieces.build import load_piece
 from simulator.pieces.catalogue import BY_ID
-from simulator.pieces.meshes import load_piece
 
 GRAVITY = 9.81
 TABLE_HALF = TABLE_HALF_EXTENTS_M

@@ -67,9 +67,9 @@ from simulator.physics.placement import RELEASE_GAP_M, most_stable_orientation
 from simulator.physics.stability import tremor_rng
 from simulator.physics.tremor import NO_TREMOR, Tremor
 from simulator.physics.world import PhysicsSettings, support_points
+from simulator.pieces.build import exact_parts, load_piece
 from simulator.pieces.catalogue import BY_ID
 from simulator.pieces.materials import BEECH, Material
-from simulator.pieces.meshes import exact_parts, load_piece
 
 GRAVITY = 9.81
 SETTLE_SECONDS = 3.0  # scene.DEFAULT_SETTLE_SECONDS

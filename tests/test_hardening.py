@@ -18,7 +18,7 @@ from simulator import cli
 from simulator.app import storage
 from simulator.core.controller import PERSON, Seat, TurnController
 from simulator.core.errors import SaveError, SceneError
-from simulator.physics.scene import MAX_SCENE_BYTES, load_scene
+from simulator.physics.scene_file import MAX_SCENE_BYTES, load_scene
 
 BANDU = [sys.executable, "-m", "simulator"]
 
@@ -121,7 +121,7 @@ def _run(argv, capsys) -> tuple[int, str]:
 
 
 def test_meshes_into_a_folder_that_cannot_be_written(tmp_path, monkeypatch, capsys):
-    import simulator.pieces.meshes as meshes
+    import simulator.pieces.build as meshes
 
     blocker = tmp_path / "a-file"
     blocker.write_text("")
@@ -132,7 +132,7 @@ def test_meshes_into_a_folder_that_cannot_be_written(tmp_path, monkeypatch, caps
 
 @pytest.mark.parametrize("catalogue", [None, "{ broken", '{"pieces": 3}', '{"pieces": {"base": {}}}'])
 def test_a_missing_or_damaged_catalogue_gets_one_line(tmp_path, monkeypatch, capsys, catalogue):
-    import simulator.pieces.meshes as meshes
+    import simulator.pieces.build as meshes
 
     if catalogue is not None:
         (tmp_path / "catalogue.json").write_text(catalogue)
@@ -192,7 +192,7 @@ def test_selfplay_never_holds_more_jobs_than_its_window():
 
 
 def test_a_tower_whose_foundation_left_the_table_has_fallen():
-    from simulator.physics.scene import Placement, TowerSpec
+    from simulator.physics.scene_file import Placement, TowerSpec
     from simulator.physics.stability import PieceIds, build_tower
     from simulator.physics.world import World
 
@@ -225,7 +225,7 @@ def test_a_dotted_key_of_thousands_of_parts_is_refused_at_once(tmp_path):
     """100 kB of `a.a.a...` (under the size limit) went into Python's TOML parser and ended in
     a MemoryError after 24 s under a 4 GB cap."""
     from simulator.core.errors import SceneError
-    from simulator.physics.scene import load_scene
+    from simulator.physics.scene_file import load_scene
 
     scene = tmp_path / "dotted.toml"
     scene.write_text("a" + ".a" * 50_000 + " = 1\n")

@@ -74,12 +74,12 @@ def _imports_any(modules: list[str], prefix: str) -> bool:
 
 
 def test_physics_and_pieces_never_import_pyglet():
-    assert not _imports_any(["simulator.physics.stability", "simulator.physics.bench",
-                             "simulator.pieces.meshes"], "pyglet")
+    assert not _imports_any(["simulator.physics.stability", "simulator.physics.speed",
+                             "simulator.pieces.build"], "pyglet")
 
 
 def test_scene_files_and_the_catalogue_need_no_pybullet():
-    assert not _imports_any(["simulator.physics.scene", "simulator.pieces.catalogue"], "pybullet")
+    assert not _imports_any(["simulator.physics.scene_file", "simulator.pieces.catalogue"], "pybullet")
 
 
 def _house():

@@ -27,9 +27,9 @@ mujoco = pytest.importorskip("mujoco")
 import mujoco_pieces as mp  # noqa: E402
 
 from simulator.physics.placement import most_stable_orientation  # noqa: E402
+from simulator.pieces.build import load_piece  # noqa: E402
 from simulator.pieces.catalogue import BY_ID  # noqa: E402
 from simulator.pieces.materials import BEECH, GREEN_LACQUER, RED_LACQUER  # noqa: E402
-from simulator.pieces.meshes import load_piece  # noqa: E402
 
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
 # the slow test's towers, and the shares of them on which the two engines must agree

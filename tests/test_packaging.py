@@ -15,9 +15,9 @@ import pytest
 
 import simulator
 from simulator.core.errors import AssetError
-from simulator.pieces import meshes
+from simulator.pieces import build
+from simulator.pieces.build import assets_dir, load_piece, mesh_locations
 from simulator.pieces.catalogue import CATALOGUE
-from simulator.pieces.meshes import assets_dir, load_piece, mesh_locations
 
 ROOT = Path(__file__).resolve().parents[1]
 MESHES = ROOT / "assets" / "meshes"
@@ -43,7 +43,7 @@ def test_a_checkout_reads_the_meshes_from_the_top_level_assets():
 
 def test_no_meshes_anywhere_is_one_error_naming_both_places(tmp_path, monkeypatch):
     places = (tmp_path / "package" / "assets" / "meshes", tmp_path / "repo" / "assets" / "meshes")
-    monkeypatch.setattr(meshes, "mesh_locations", lambda: places)
+    monkeypatch.setattr(build, "mesh_locations", lambda: places)
     with pytest.raises(AssetError) as error:
         assets_dir()
     assert str(places[0]) in str(error.value) and str(places[1]) in str(error.value)
@@ -61,9 +61,9 @@ def test_build_meshes_writes_to_the_checkout_when_there_is_one(tmp_path, monkeyp
     repository.parent.parent.mkdir(parents=True)
     if checkout:
         (tmp_path / "repo" / "pyproject.toml").write_text("")
-    monkeypatch.setattr(meshes, "mesh_locations", lambda: (package, repository))
-    monkeypatch.setattr(meshes, "generate_files", lambda progress=None: {"catalogue.json": "{}\n"})
-    written = meshes.write_assets()
+    monkeypatch.setattr(build, "mesh_locations", lambda: (package, repository))
+    monkeypatch.setattr(build, "generate_files", lambda progress=None: {"catalogue.json": "{}\n"})
+    written = build.write_assets()
     assert written == [(repository if checkout else package) / "catalogue.json"]
     assert assets_dir() == (repository if checkout else package)
 
@@ -103,7 +103,7 @@ def test_the_unpacked_wheel_finds_its_own_meshes(built, tmp_path):
         from pathlib import Path
 
         import simulator
-        from simulator.pieces.meshes import assets_dir, load_piece
+        from simulator.pieces.build import assets_dir, load_piece
 
         site = Path(sys.argv[1]).resolve()
         assert Path(simulator.__file__).resolve().is_relative_to(site), simulator.__file__

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from simulator.physics.placement import place_on_table, resting_faces
-from simulator.physics.scene import load_scene, parse_scene
+from simulator.physics.scene_file import load_scene, parse_scene
 from simulator.physics.stability import check_expectations, run_scene
 from simulator.physics.world import PhysicsSettings, World, rotate, support_points
 from simulator.pieces.catalogue import CATALOGUE
@@ -249,8 +249,8 @@ def test_a_piece_taken_out_of_the_world_does_not_touch_the_ground():
 
 
 def test_the_benchmark_scales_each_tower_by_the_column_measured_in_the_same_run():
-    from simulator.physics.bench import _add_reference_figures, format_physics_report
     from simulator.physics.bench_towers import BENCH_TOWERS
+    from simulator.physics.speed import _add_reference_figures, format_physics_report
     report = {name: {"chosen": {"build_rtf": 5.0}} for name in BENCH_TOWERS}
     report["column_20_bases"]["chosen"]["build_rtf"] = 12.65  # half the reference machine's
     report["tower_holes_rings"]["chosen"]["build_rtf"] = 2.0

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
 
+from simulator.pieces.build import assets_dir, build_piece, exact_parts, generate_files, load_piece
 from simulator.pieces.catalogue import BY_ID, CATALOGUE, COLLISION
-from simulator.pieces.meshes import assets_dir, build_piece, exact_parts, generate_files, load_piece
 
 PIECES_MD_IDS = """base ashlar-large ashlar-medium ashlar-small plank-long plank-short slab-square
 cube-large cube-small pole-long pole-short cylinder-wide cylinder-tall disc cone-tall cone-small
@@ -109,7 +109,7 @@ def test_committed_meshes_are_up_to_date_with_the_catalogue():
 
 
 def test_installed_package_finds_the_meshes_from_anywhere(tmp_path):
-    code = ("from simulator.pieces.meshes import assets_dir, load_piece;"
+    code = ("from simulator.pieces.build import assets_dir, load_piece;"
             "print(load_piece('arch').collision_path.exists(), assets_dir().name)")
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                             text=True, check=True)

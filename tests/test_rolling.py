@@ -9,7 +9,7 @@ import pytest
 
 from simulator.physics.placement import place_on_table
 from simulator.physics.world import GRAVITY, PhysicsSettings, World
-from simulator.pieces.meshes import load_piece
+from simulator.pieces.build import load_piece
 
 BALL_RADIUS = load_piece("ball").spec.sphere_radius_mm / 1000.0
 # the chosen lever arm over the ball's radius: the tangent of the steepest slope it rests on

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from simulator.core.errors import UsageError
-from simulator.physics.scene import parse_scene
+from simulator.physics.scene_file import parse_scene
 from simulator.physics.tremor import Tremor
 from simulator.progress import ProgressBar
 from simulator.studies.jobs import JobResult

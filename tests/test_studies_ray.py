@@ -17,7 +17,7 @@ import pytest
 from test_studies import SCENE, _cli, _scene_file
 
 from simulator.core.errors import UsageError
-from simulator.physics.scene import parse_scene
+from simulator.physics.scene_file import parse_scene
 from simulator.physics.tremor import Tremor
 from simulator.studies.orderings import OrderingSpec
 

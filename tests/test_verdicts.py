@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from simulator.physics.scene import parse_scene
+from simulator.physics.scene_file import parse_scene
 from simulator.physics.stability import DISTURBED_DEG, DISTURBED_MM, run_scene
 from simulator.physics.tremor import Tremor
 

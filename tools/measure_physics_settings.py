@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from simulator.physics.bench_towers import TWENTY_MIXED
-from simulator.physics.scene import Placement, TowerSpec
+from simulator.physics.scene_file import Placement, TowerSpec
 from simulator.physics.stability import PieceIds, build_tower
 from simulator.physics.world import PhysicsSettings, World
 

@@ -31,7 +31,7 @@ def main() -> None:
     from simulator.physics.quiet import import_quietly
 
     import_quietly("simulator.physics.world")
-    from simulator.physics.scene import load_scene
+    from simulator.physics.scene_file import load_scene
     from simulator.studies.orderings import parse_orderings
     from simulator.studies.study import DEFAULT_TREMOR, plan_study, run_study
 

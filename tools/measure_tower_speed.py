@@ -8,7 +8,7 @@
     .venv/bin/python tools/measure_tower_speed.py sweep tower_20 -- solver_iterations=20 check_every=8
 
 TOWER is a key of simulator.physics.bench_towers.BENCH_TOWERS (default: all of them). Each tower is
-built as bench.py's _build_then_stand builds it: stability.build_tower, placement by placement,
+built as physics/speed.py's _build_then_stand builds it: stability.build_tower, placement by placement,
 each settled until at rest, fallen or 3 s; build rtf = simulated seconds / wall seconds.
 
 stats    per tower at the chosen settings (one instrumented build; every step timed on its
@@ -70,7 +70,7 @@ from simulator.physics import stability
 from simulator.physics import world as world_module
 from simulator.physics.bench_towers import BENCH_TOWERS
 from simulator.physics.placement import resting_faces
-from simulator.physics.scene import DEFAULT_SETTLE_SECONDS, Placement, TowerSpec
+from simulator.physics.scene_file import DEFAULT_SETTLE_SECONDS, Placement, TowerSpec
 from simulator.physics.stability import PieceIds, build_tower
 from simulator.physics.world import PhysicsSettings, World, pybullet
 
@@ -113,16 +113,16 @@ _load_piece = world_module.load_piece
 
 
 def _coarse_path(piece_id: str, tolerance: float) -> Path:
-    from simulator.pieces import meshes
+    from simulator.pieces import build
     from simulator.pieces.catalogue import BY_ID, COLLISION
     path = Path(tempfile.gettempdir()) / f"bandu-coarse-{piece_id}-{tolerance}.collision.obj"
     if not path.exists():
-        saved = meshes.COLLISION
-        meshes.COLLISION = dataclasses.replace(COLLISION, cut_tolerance_mm=tolerance)
+        saved = build.COLLISION
+        build.COLLISION = dataclasses.replace(COLLISION, cut_tolerance_mm=tolerance)
         try:
-            path.write_text(meshes.collision_obj(meshes.build_piece(BY_ID[piece_id])))
+            path.write_text(build.collision_obj(build.build_piece(BY_ID[piece_id])))
         finally:
-            meshes.COLLISION = saved
+            build.COLLISION = saved
     return path
 
 
@@ -411,7 +411,7 @@ def profile(name: str, settings: PhysicsSettings = CHOSEN, patches: tuple[str, .
 
 # --- sweep ----------------------------------------------------------------------------------
 
-# the table's figure: the wall-clock build rtf, as bench.py measures it ("cpu_rtf" is printed
+# the table's figure: the wall-clock build rtf, as physics/speed.py measures it ("cpu_rtf" is printed
 # beside it per run; on this machine the two agree: a busy machine slows the CPU time too)
 KEY = "rtf"
 

@@ -1,5 +1,5 @@
 """The benchmark towers: five orders of pieces of different character and a short one, built by
-the physics benchmarks (bench.py) and judged by the fidelity harness (fidelity.py)."""
+the physics benchmarks (speed.py) and judged by the fidelity harness (fidelity.py)."""
 
 from __future__ import annotations
 

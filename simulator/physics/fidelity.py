@@ -8,7 +8,7 @@ reference is the first rung of the ladder whose verdicts the next rung changes f
 
 The corpus (`corpus()`):
 - the validation scenes (scenes/validation, each tower with the verdict it derives);
-- the benchmark towers (physics/bench.py);
+- the benchmark towers (physics/speed.py);
 - straight columns of flat-topped pieces, 20 to 40 high, released exactly on the axis and with
   a 0.2 mm / 0.2 degree hand (three seeds);
 - seeded random towers of 4-12 real pieces, each on its most stable face on the axis, with a
@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from simulator.physics.bench_towers import BENCH_TOWERS
-from simulator.physics.scene import Placement, Scene, TowerSpec, load_scene
+from simulator.physics.scene_file import Placement, Scene, TowerSpec, load_scene
 from simulator.physics.tremor import NO_TREMOR, Tremor
 from simulator.pieces.catalogue import CATALOGUE
 from simulator.progress import Progress

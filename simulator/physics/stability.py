@@ -24,7 +24,7 @@ import numpy as np
 
 from simulator.core.text import printable
 from simulator.physics.placement import place_on_table, place_on_top
-from simulator.physics.scene import Placement, Scene, TowerSpec
+from simulator.physics.scene_file import Placement, Scene, TowerSpec
 from simulator.physics.tremor import NO_TREMOR, Tremor
 from simulator.physics.world import PhysicsSettings, Quat, Vec3, World, pybullet
 from simulator.pieces.geometry import vec3

@@ -20,9 +20,9 @@ from pybullet_utils import bullet_client
 
 from simulator.physics.quiet import quiet_c_output
 from simulator.physics.table import FLOOR_Z_M, TABLE_HALF_EXTENTS_M
+from simulator.pieces.build import exact_parts, load_piece
 from simulator.pieces.geometry import Vec3, vec3
 from simulator.pieces.materials import BEECH
-from simulator.pieces.meshes import exact_parts, load_piece
 
 Quat = tuple[float, float, float, float]
 

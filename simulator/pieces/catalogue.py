@@ -2,7 +2,7 @@
 
 Each entry builds its shape as convex parts in millimetres, in the orientation its row of
 the catalogue describes (flat bases face -z, round pieces have their axis along z, lengths run
-along x). Where the origin ends up does not matter here: meshes.py moves every piece so that
+along x). Where the origin ends up does not matter here: build.py moves every piece so that
 its centre of mass is the origin. Parts never overlap, so volumes add up.
 
 `Detail` sets how finely curves are cut: coarse for the collision parts (few vertices keep

@@ -3,8 +3,8 @@
 A GameView draws one game's table in the area the screen gives it and turns input into actions
 sent through the controller; it never changes the state itself. It:
 - owns its draw pass (`draw()`): a flat board draws its own batch in window pixels; a 3D table
-  sets its own viewport, projection, depth test and shaders (render/scene3d.py) and puts the
-  window's back as it found them (`render.scene3d.view_pass`);
+  sets its own viewport, projection, depth test and shaders (render/pass3d.py) and puts the
+  window's back as it found them (`render.pass3d.view_pass`);
 - receives the full input set straight from pyglet's handler stack, on which the game screen
   pushes it above itself: on_mouse_motion/press/release/drag/scroll, on_key_press/release. A
   handler returns True when it used the event; otherwise the event goes on to the screen (its

@@ -6,7 +6,7 @@ A view lists what it draws as `Drawn(mesh, model, surface, moving)` items (model
 column major as pyglet's Mat4; surface: colour, grain, gloss, alpha) and calls
 `render_shadows(items, still_version)` when something moved (outside its view pass: it uses
 its own framebuffers and viewport; the shadows of what is not `moving` are redrawn only when
-`still_version` changes) and `draw(items, eye)` inside a camera pass (render/scene3d.py). The grain is
+`still_version` changes) and `draw(items, eye)` inside a camera pass (render/pass3d.py). The grain is
 computed from each mesh's own coordinates, so it moves with the piece: rings around the grain
 axis (the piece's longest), stretched along it, with fine streaks.
 """
@@ -21,7 +21,7 @@ from pyglet import gl
 from pyglet.graphics.shader import Shader, ShaderProgram
 from pyglet.math import Mat4, Vec3
 
-from simulator.render.meshes import GpuMesh
+from simulator.render.gpu_meshes import GpuMesh
 
 _LIT_VERTEX = """#version 330 core
 layout(location = 0) in vec3 position;

@@ -9,7 +9,7 @@ Headless (imports the physics, never pyglet):
     jobs.py       one job (one build of one ordering with one seed) and running it
     local.py      the local backend: jobs on a pool of spawned processes, or in this one
     study.py      a study planned from scenes, run, and aggregated (per ordering, per piece)
-    text.py       the study as a table on the terminal
+    terminal_table.py  the study as a table on the terminal
     report.py     `--report DIR`: an HTML page, the raw results as CSV and JSON
     plots.py      the report's charts (matplotlib, Agg)
     pictures.py   the report's pictures of towers (PyBullet's software renderer, no window)

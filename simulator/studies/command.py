@@ -15,14 +15,14 @@ from collections.abc import Sequence
 
 from simulator.core.errors import UsageError
 from simulator.core.text import printable
-from simulator.physics.scene import Scene
+from simulator.physics.scene_file import Scene
 from simulator.physics.tremor import Tremor
 from simulator.progress import ProgressBar
 from simulator.studies import study
 from simulator.studies.cluster import check_address, import_ray
 from simulator.studies.orderings import parse_orderings
 from simulator.studies.report import check_report_dir, write_report
-from simulator.studies.text import format_study
+from simulator.studies.terminal_table import format_study
 
 INTERRUPTED = 130
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from simulator.core.errors import UsageError
-from simulator.physics.scene import Scene
+from simulator.physics.scene_file import Scene
 from simulator.physics.tremor import Tremor
 from simulator.progress import Progress
 from simulator.studies.jobs import Job, JobResult, Ordering, reordered

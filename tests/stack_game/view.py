@@ -10,7 +10,7 @@ from pyglet.window import key
 
 from simulator.render.camera import OrbitCamera
 from simulator.render.game_view import GameView, ViewContext
-from simulator.render.scene3d import SolidShader, box_triangles, view_pass
+from simulator.render.pass3d import SolidShader, box_triangles, view_pass
 from stack_game.rules import Stack
 
 BLOCK = 0.05

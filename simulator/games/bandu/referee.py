@@ -40,7 +40,7 @@ from simulator.core.outcomes import LiveProcessResolver, ThreadResolver, Timelin
 from simulator.core.state import GameState
 from simulator.games.bandu.rules import BanduState, Place, Pose, Settled
 from simulator.physics.placement import RELEASE_GAP_M, most_stable_orientation, place_on_table
-from simulator.physics.scene import DEFAULT_SETTLE_SECONDS
+from simulator.physics.scene_file import DEFAULT_SETTLE_SECONDS
 from simulator.physics.stability import (
     NUDGE_M_S,
     NUDGE_RAD_S,

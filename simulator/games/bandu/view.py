@@ -3,7 +3,7 @@
 The view decides what is on the table and where (the towers at the settled poses the state
 records, or at the frames of the physics being played back; the reserve at the table's ends,
 games/bandu/table_layout.py; the piece up for auction, the held piece and its ghost, beans
-and names) and turns input into actions; games/bandu/table_scene.py draws it, and
+and names) and turns input into actions; games/bandu/table_drawing.py draws it, and
 games/bandu/auction_bar.py is the bar at the top.
 
 A person's turn, by phase:
@@ -54,20 +54,20 @@ from simulator.games.bandu.rules import (
     Place,
     Respond,
 )
-from simulator.games.bandu.table_layout import (
-    SeatPlace,
-    auction_spot,
-    reserve_places,
-    seat_places,
-)
-from simulator.games.bandu.table_scene import (
+from simulator.games.bandu.table_drawing import (
     Pose3,
-    TableScene,
+    TableDrawing,
     blend_poses,
     lying,
     piece_mesh,
     ray_hits_box,
     ray_hits_piece,
+)
+from simulator.games.bandu.table_layout import (
+    SeatPlace,
+    auction_spot,
+    reserve_places,
+    seat_places,
 )
 from simulator.pieces.catalogue import BY_ID, kind, piece_name
 from simulator.render.camera import OrbitCamera
@@ -172,7 +172,7 @@ class BanduView(GameView):
             if self.hints is not None:
                 self.controls += (("G", "a hint: the strong player's placement, a blue ghost; G again "
                                         "releases it there (the record is marked)"),)
-        self.scene = TableScene(self.places)
+        self.drawing = TableDrawing(self.places)
         self.bar = AuctionBar(self.batch)
         self.seat_labels = [label("", size=10.5, batch=self.batch, group=G_LABELS, anchor_x="center",
                                   bold=True, multiline=True, width=130, align="center") for _ in range(n)]
@@ -230,7 +230,7 @@ class BanduView(GameView):
         self._say_verdict()
         self._focus_on_play()
         self._refresh_hud()
-        self.scene.changed()
+        self.drawing.changed()
 
     def _released(self, state: BanduState) -> tuple[str, Pose3] | None:
         """While a placement waits for its physics (or in a replay, which shows no physics): the
@@ -392,7 +392,7 @@ class BanduView(GameView):
         if action is None:
             self.chosen = None
             self._refresh_hud()
-            self.scene.changed()
+            self.drawing.changed()
             return
         self.submit(action)
 
@@ -416,7 +416,7 @@ class BanduView(GameView):
         self.ghost = (tuple(position), tuple(orientation))                       # type: ignore[assignment]
         lowest = position[2] + _lowest_offset(self.held.place.piece, orientation)
         self._ghost_touches_table = bool(self.bandu.towers[self.bandu.placer]) and lowest < ON_TABLE_M
-        self.scene.changed()
+        self.drawing.changed()
 
     # --- clock and drawing ------------------------------------------------------------------------
     def update(self, dt: float) -> None:
@@ -431,19 +431,19 @@ class BanduView(GameView):
             now = frame()
             if now is not None and now != self._last_frame:
                 if self._last_frame is None:
-                    self.scene.changed()                   # the settling tower starts to move
+                    self.drawing.changed()                   # the settling tower starts to move
                 self._last_frame = now
-                self.scene.moved()
+                self.drawing.moved()
         elif self._last_frame is not None:
             self._last_frame = None
-            self.scene.changed()
+            self.drawing.changed()
         self._refresh_ghost()
         if self.held is not None and self.practice is None:
             self.hint = f"Click to release where the ghost shows. {self._aim_readout()}"
         if self.practice is not None:
             held = self.held.place if self.held is not None else None
             if self.practice.update(self.bandu, self.bandu.placer, held):
-                self.scene.changed()
+                self.drawing.changed()
             if held is not None:
                 self.hint = self.practice.sentence()
         self._follow_hint()
@@ -456,7 +456,7 @@ class BanduView(GameView):
         if self.hints.poll() and self.hints.answer is not None:
             place = self.hints.answer
             self.hint_ghost = self.preview.landing(self.bandu, self.bandu.placer, place)
-            self.scene.changed()
+            self.drawing.changed()
         if self.hints.thinking:
             self.hint = "Hint: the strong player is thinking ..."
         elif self.hints.answer is not None:
@@ -466,7 +466,7 @@ class BanduView(GameView):
         self.bar.set_text(*self._auction_text(self.bandu))
 
     def _items(self) -> list[Drawn]:
-        state, scene = self.bandu, self.scene
+        state, scene = self.bandu, self.drawing
         items = [scene.table()]
         live = self._live_poses()
         settling = set(state.towers[state.placer]) if live is not None and state.placer >= 0 else set()
@@ -506,7 +506,7 @@ class BanduView(GameView):
         return items
 
     def draw(self) -> None:
-        self.scene.draw(self.context.window, self.area, self.camera, self._items,
+        self.drawing.draw(self.context.window, self.area, self.camera, self._items,
                         self.bandu.placer if self._last_frame is not None else -1)
         self.batch.draw()
 
@@ -530,7 +530,7 @@ class BanduView(GameView):
                 tuple(orientation))                                                  # type: ignore[return-value]
 
     def close(self) -> None:
-        self.scene.close()
+        self.drawing.close()
         self.preview.close()
         if self.practice is not None:
             self.practice.close()
@@ -630,7 +630,7 @@ class BanduView(GameView):
         hovered = self._pick(x, y)
         if hovered != self.hovered:
             self.hovered = hovered
-            self.scene.changed()
+            self.drawing.changed()
         verb = "take" if self._alone() else "auction"
         self.hint = f"Click to {verb} the {piece_name(hovered)}." if hovered else ""
         return None
@@ -647,7 +647,7 @@ class BanduView(GameView):
         if picked is not None:
             self.chosen = picked
             self._refresh_hud()
-            self.scene.changed()
+            self.drawing.changed()
             return True
         return None
 
@@ -664,7 +664,7 @@ class BanduView(GameView):
         if self.held is not None and self._keys_down & _CTRL_KEYS:
             low, high = HOVER_RANGE_M
             self.held = replace(self.held, hover_m=min(high, max(low, self.held.hover_m + 0.01 * scroll_y)))
-            self.scene.changed()
+            self.drawing.changed()
             return True
         self.camera.on_mouse_scroll(x, y, scroll_x, scroll_y, self.area)   # towards the pointer
         self._place_seat_labels()

@@ -36,9 +36,9 @@ def _view() -> type:
 
 
 def _benchmark(quick: bool = False, progress: Any = None) -> tuple[dict, str]:
-    from simulator.games.tanbo import bench
-    report = bench.run_benchmark(quick=quick, progress=progress)
-    return report, bench.format_report(report)
+    from simulator.games.tanbo import playout_speed
+    report = playout_speed.run_benchmark(quick=quick, progress=progress)
+    return report, playout_speed.format_report(report)
 
 
 GAME = register(Game(

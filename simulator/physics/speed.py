@@ -27,7 +27,7 @@ from pathlib import Path
 
 from simulator.physics.bench_towers import BENCH_TOWERS, QUICK_TOWER, TWENTY_MIXED
 from simulator.physics.placement import resting_faces
-from simulator.physics.scene import DEFAULT_SETTLE_SECONDS, Placement, TowerSpec, load_scene
+from simulator.physics.scene_file import DEFAULT_SETTLE_SECONDS, Placement, TowerSpec, load_scene
 from simulator.physics.stability import PieceIds, Tower, build_tower, place_and_settle
 from simulator.physics.world import PhysicsSettings, World
 from simulator.progress import Progress

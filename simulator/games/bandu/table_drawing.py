@@ -1,5 +1,5 @@
 """How Bandu's table is drawn: the pieces' looks and meshes, the table, the bean piles, and the
-TableScene that draws a list of them off screen (render/offscreen.py) only when something
+TableDrawing that draws a list of them off screen (render/offscreen.py) only when something
 changed: the whole picture when still (multisampled), or, while a tower settles, the moving
 pieces and the table around them over a still layer of the rest.
 
@@ -23,11 +23,18 @@ from simulator.games.bandu.rotations import quat_multiply, rotation_matrix
 from simulator.games.bandu.table_layout import SeatPlace, bean_offsets
 from simulator.physics.placement import most_stable_orientation
 from simulator.physics.table import TABLE_HALF_EXTENTS_M
-from simulator.pieces.meshes import load_piece
+from simulator.pieces.build import load_piece
 from simulator.render.camera import OrbitCamera
-from simulator.render.meshes import MeshData, MeshShelf, box_mesh, ellipsoid_mesh, merged, read_obj
+from simulator.render.gpu_meshes import (
+    MeshData,
+    MeshShelf,
+    box_mesh,
+    ellipsoid_mesh,
+    merged,
+    read_obj,
+)
 from simulator.render.offscreen import OffscreenPicture
-from simulator.render.scene3d import camera_pass
+from simulator.render.pass3d import camera_pass
 from simulator.render.wood import Drawn, Surface, WoodRenderer, pose_matrix
 
 Pose3 = tuple[tuple[float, float, float], tuple[float, float, float, float]]   # metres, quaternion
@@ -146,7 +153,7 @@ def ray_hits_piece(origin: Vec3, direction: Vec3, pose: Pose3, mesh: MeshData) -
     return float(t[hits].min()) if hits.any() else None
 
 
-class TableScene:
+class TableDrawing:
     """The renderer, meshes and off-screen picture of one Bandu view (one GL context)."""
 
     def __init__(self, places: Sequence[SeatPlace]) -> None:
