@@ -86,12 +86,12 @@ def run_jobs(work: Callable[[J], R], jobs: Iterable[J], workers: int,
              on_result: Callable[[R], None], quiet_import: str | None = None) -> bool:
     """`work(job)` for every job (`work` a module-level function, for the spawned processes),
     `on_result(result)` here as each finishes. `workers` > 1 uses that many spawned processes,
-    each importing `quiet_import` (the module of `work`) with PyBullet's print silenced.
+    each importing `quiet_import` (the module of `work`) with PyBullet's print silenced. The
+    jobs are drawn as workers come free, so a long iterator is never held in memory.
     Returns True when Ctrl+C stopped it (the finished results were all handed over)."""
-    jobs = list(jobs)
     with first_ctrl_c_stops_after_the_current_jobs() as stopped:
         try:
-            if workers <= 1 or len(jobs) <= 1:
+            if workers <= 1:
                 for job in jobs:
                     if stopped():
                         break
@@ -103,7 +103,7 @@ def run_jobs(work: Callable[[J], R], jobs: Iterable[J], workers: int,
         return stopped()
 
 
-def _run_on_pool(work: Callable[[J], R], jobs: list[J], workers: int,
+def _run_on_pool(work: Callable[[J], R], jobs: Iterable[J], workers: int,
                  on_result: Callable[[R], None], quiet_import: str | None,
                  stopped: Callable[[], bool]) -> None:
     context = multiprocessing.get_context("spawn")

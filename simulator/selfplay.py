@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import collections
-from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from simulator.core import registry
@@ -12,6 +9,7 @@ from simulator.core.agents import parse_agent_spec
 from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
 from simulator.core.errors import SettingsError
 from simulator.core.text import printable
+from simulator.processes import run_jobs
 
 
 def play_one(game: str, settings: dict[str, Any], players: list[str], seed: int,
@@ -56,18 +54,6 @@ def is_person(spec: str) -> bool:
     return spec.strip().lower() == PERSON
 
 
-def _in_windows(pool: ProcessPoolExecutor, jobs: Iterator[tuple], window: int) -> Iterator[dict[str, Any]]:
-    """pool.map's results in order, with at most `window` jobs submitted at a time: the job list
-    is never built in memory, however many games are asked for."""
-    pending: collections.deque[Future] = collections.deque()
-    for job in jobs:
-        pending.append(pool.submit(_play_packed, job))
-        if len(pending) >= window:
-            yield pending.popleft().result()
-    while pending:
-        yield pending.popleft().result()
-
-
 def selfplay(game: str, games: int, seed: int, players: list[str], settings: dict[str, Any] | None = None,
              workers: int = 1, progress: Any = None, quiet_import: str | None = None) -> dict[str, Any]:
     """`games` games from seeds S, S+1 ...; `quiet_import`: a module each worker process imports
@@ -76,20 +62,16 @@ def selfplay(game: str, games: int, seed: int, players: list[str], settings: dic
     info = check_selfplay(game, players, settings)
     jobs = ((info.name, settings, players, seed + n) for n in range(games))
     results: list[dict[str, Any]] = []
-    if workers > 1 and games > 1:
-        from simulator.processes import quiet_worker_start
 
-        with ProcessPoolExecutor(max_workers=workers, initializer=quiet_worker_start,
-                                 initargs=(quiet_import,)) as pool:
-            for result in _in_windows(pool, jobs, 4 * workers):
-                results.append(result)
-                if progress:
-                    progress(len(results), games)
-    else:
-        for job in jobs:
-            results.append(_play_packed(job))
-            if progress:
-                progress(len(results), games)
+    def keep(result: dict[str, Any]) -> None:
+        results.append(result)
+        if progress:
+            progress(len(results), games)
+
+    # the program's one job runner: games on worker processes, handed back as each ends
+    if run_jobs(_play_packed, jobs, workers if games > 1 else 1, keep, quiet_import):
+        raise KeyboardInterrupt                    # Ctrl+C: the games in progress ended first
+    results.sort(key=lambda r: r["seed"])
     wins = [0] * len(players)
     for result in results:
         for seat in result["winners"]:

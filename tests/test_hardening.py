@@ -165,30 +165,51 @@ def test_workers_are_capped_at_the_cores_unless_asked(monkeypatch, capsys):
     assert status == 0 and seen["workers"] == 64
 
 
-def test_selfplay_never_holds_more_jobs_than_its_window():
+def test_the_job_runner_draws_jobs_only_as_workers_come_free(monkeypatch):
+    """selfplay --games 100000 (and every study) goes through processes.run_jobs: a job is
+    drawn from the iterator only when a worker is free, so the list is never built in memory."""
     from concurrent.futures import Future
 
-    from simulator.selfplay import _in_windows
+    import simulator.processes as processes
 
-    class CountingPool:
-        def __init__(self):
-            self.live = 0
-            self.most = 0
+    drawn: list[int] = []
+
+    def jobs():
+        for n in range(10**9):                      # a billion: never listed
+            drawn.append(n)
+            yield n
+
+    class InstantPool:
+        def __init__(self, *args, **kwargs):
+            pass
 
         def submit(self, fn, job):
-            self.live += 1
-            self.most = max(self.most, self.live)
-            future = Future()
-            future.set_result({"job": job})
-            future.add_done_callback(lambda _: None)
+            future: Future = Future()
+            future.set_result(fn(job))
             return future
 
-    pool = CountingPool()
-    jobs = ((n,) for n in range(10**9))              # a billion: never listed
-    results = _in_windows(pool, jobs, window=8)
-    first = [next(results) for _ in range(100)]
-    assert first[0] == {"job": (0,)} and first[-1] == {"job": (99,)}
-    assert pool.live <= 100 + 8
+        def shutdown(self, wait=True, cancel_futures=False):
+            pass
+
+    class Enough(Exception):
+        pass
+
+    seen: list[int] = []
+
+    def keep(result):
+        seen.append(result)
+        if len(seen) == 100:
+            raise Enough
+
+    monkeypatch.setattr(processes, "ProcessPoolExecutor", InstantPool)
+    with pytest.raises(Enough):
+        processes.run_jobs(abs, jobs(), 4, keep)
+    assert len(drawn) <= 100 + 4
+    drawn.clear()
+    seen.clear()
+    with pytest.raises(Enough):                     # one worker: here, one job at a time
+        processes.run_jobs(abs, jobs(), 1, keep)
+    assert len(drawn) == 100
 
 
 def test_a_tower_whose_foundation_left_the_table_has_fallen():
