@@ -41,8 +41,8 @@ def test_mcts_prefers_the_bigger_step_in_the_dice_race():
 def test_agent_specs():
     info = registry.get_game("tanbo")
     assert isinstance(info.make_agent("random"), RandomAgent)
-    assert info.make_agent("mcts").name == "mcts:medium"
-    assert info.make_agent("mcts:strong").name == "mcts:strong"
+    assert info.make_agent("mcts").playouts == 400                  # the default level: Medium
+    assert info.make_agent("mcts:strong").playouts == 3000
 
 
 def test_easy_mcts_beats_random_on_7x7():

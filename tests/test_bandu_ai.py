@@ -27,8 +27,8 @@ pytestmark = pytest.mark.slow
 def test_strengths_are_named_ai_and_load_physics_only_when_asked():
     game = registry.get_game("bandu")
     assert set(game.strengths) == {"easy", "medium", "strong"}
-    assert game.make_agent("ai:strong").name == "ai:strong"
-    assert game.make_agent("ai").name == "ai:medium"
+    assert game.make_agent("ai:strong").level.name == "strong"
+    assert game.make_agent("ai").level.name == "medium"           # the default level
     with pytest.raises(Exception, match="unknown player 'mcts'"):
         game.make_agent("mcts")
 

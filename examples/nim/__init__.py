@@ -40,8 +40,8 @@ GAME = register(Game(
                                                           for n in (3, 4, 5))),)),
     state_class=rules.NimState,
     create=_create,
-    strengths={"easy": Strength("easy", "Easy", lambda: MCTSAgent(iterations=50, name="mcts:easy")),
-               "strong": Strength("strong", "Strong", lambda: MCTSAgent(iterations=2000, name="mcts:strong"))},
+    strengths={"easy": Strength("easy", "Easy", lambda: MCTSAgent(iterations=50)),
+               "strong": Strength("strong", "Strong", lambda: MCTSAgent(iterations=2000))},
     default_strength="easy",
     view=_view,
 ))

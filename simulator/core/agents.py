@@ -30,8 +30,6 @@ Candidates = Callable[[GameState], list[Action]]
 
 
 class Agent(Protocol):
-    name: str
-
     def choose(self, state: GameState, rng: random.Random) -> Action:
         """An action for state.current_player(), given what that seat may know (a redacted
         state); must not modify `state`."""
@@ -39,7 +37,6 @@ class Agent(Protocol):
 
 
 class RandomAgent:
-    name = "random"
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
         return state.random_action(rng)
@@ -72,7 +69,6 @@ class MCTSAgent:
     playout_depth: int | None = None
     evaluator: Evaluator | None = None
     candidates: Candidates | None = None
-    name: str = "mcts"
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
         legal = state.legal_actions()

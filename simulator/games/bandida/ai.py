@@ -58,10 +58,10 @@ def promising_moves(state: GameState, limit: int) -> list[Action]:
     return chosen or [Move("place", *ranked[0])]
 
 
-def _mcts(iterations: int, depth: int | None, breadth: int, name: str) -> MCTSAgent:
+def _mcts(iterations: int, depth: int | None, breadth: int) -> MCTSAgent:
     return MCTSAgent(iterations=iterations, time_limit=SAFETY_SECONDS, exploration=0.7,
                      playout_depth=depth, evaluator=team_evaluator,
-                     candidates=partial(promising_moves, limit=breadth), name=name)
+                     candidates=partial(promising_moves, limit=breadth))
 
 
 SAFETY_SECONDS = 30.0          # a cap that binds only on a machine far slower than this project's
@@ -69,8 +69,8 @@ SAFETY_SECONDS = 30.0          # a cap that binds only on a machine far slower t
 # iterations over 10 placements with whole playouts won 16, 11 and 3 of 20 games in modes 1-3
 # where these 60 won 79, 52 and 20 of 92, at six times the time (README).
 STRENGTHS = {
-    "easy": Strength("easy", "Easy", lambda: _mcts(2, 8, 2, "mcts:easy")),
-    "medium": Strength("medium", "Medium", lambda: _mcts(12, 12, 3, "mcts:medium")),
-    "strong": Strength("strong", "Strong", lambda: _mcts(60, 40, 6, "mcts:strong")),
+    "easy": Strength("easy", "Easy", lambda: _mcts(2, 8, 2)),
+    "medium": Strength("medium", "Medium", lambda: _mcts(12, 12, 3)),
+    "strong": Strength("strong", "Strong", lambda: _mcts(60, 40, 6)),
 }
 DEFAULT_STRENGTH = "medium"

@@ -285,7 +285,6 @@ class BanduAgent:
 
     def __init__(self, level: Level) -> None:
         self.level = level
-        self.name = f"ai:{level.name}"
         self.decision_seconds: list[float] = []
         self.trials_left = level.budget
         self._planned: dict[tuple, Place] = {}      # placements found while choosing a piece

@@ -46,7 +46,6 @@ class BuddelAgent:
     """MCTS for the moves; a look after every mole move, and Done after it, without search."""
 
     search: MCTSAgent = field(default_factory=MCTSAgent)
-    name: str = "mcts"
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
         if isinstance(state, BuddelState):
@@ -57,15 +56,15 @@ class BuddelAgent:
         return self.search.choose(state, rng)
 
 
-def _agent(name: str, iterations: int, time_limit: float, depth: int | None = None) -> BuddelAgent:
+def _agent(iterations: int, time_limit: float, depth: int | None = None) -> BuddelAgent:
     search = MCTSAgent(iterations=iterations, time_limit=time_limit, exploration=1.0, playout_depth=depth,
-                       evaluator=progress_evaluator if depth is not None else None, name=name)
-    return BuddelAgent(search, name=name)
+                       evaluator=progress_evaluator if depth is not None else None)
+    return BuddelAgent(search)
 
 
 STRENGTHS = {
-    "easy": Strength("easy", "Easy", lambda: _agent("mcts:easy", 8, 1.0)),
-    "medium": Strength("medium", "Medium", lambda: _agent("mcts:medium", 30, 1.5)),
-    "strong": Strength("strong", "Strong", lambda: _agent("mcts:strong", 200, 2.0, depth=30)),
+    "easy": Strength("easy", "Easy", lambda: _agent(8, 1.0)),
+    "medium": Strength("medium", "Medium", lambda: _agent(30, 1.5)),
+    "strong": Strength("strong", "Strong", lambda: _agent(200, 2.0, depth=30)),
 }
 DEFAULT_STRENGTH = "medium"

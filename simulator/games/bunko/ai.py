@@ -7,5 +7,5 @@ from __future__ import annotations
 
 from simulator.core.agents import MCTSAgent, Strength
 
-STRENGTHS = {"ghost": Strength("ghost", "Ghost", lambda: MCTSAgent(iterations=1, name="mcts:ghost"))}
+STRENGTHS = {"ghost": Strength("ghost", "Ghost", lambda: MCTSAgent(iterations=1))}
 DEFAULT_STRENGTH = "ghost"

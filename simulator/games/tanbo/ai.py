@@ -39,21 +39,20 @@ class TanboAgent:
 
     playouts: int
     reference_area: int
-    name: str = "mcts"
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
         assert isinstance(state, TanboState)
         iterations = playouts_for(self.playouts, self.reference_area, state.width * state.height)
         search = MCTSAgent(iterations=iterations, time_limit=SAFETY_SECONDS, exploration=1.0,
-                           playout_depth=None, evaluator=material_evaluator, name=self.name)
+                           playout_depth=None, evaluator=material_evaluator)
         return search.choose(state, rng)
 
 
 # playouts, and the board up to which they stay whole: Easy's 60 fit every board in 0.2 s,
 # Medium's 400 take 0.37 s on 11 x 11 and Strong's 3000 take 0.9 s on 7 x 7 (2-core machine)
 STRENGTHS = {
-    "easy": Strength("easy", "Easy", lambda: TanboAgent(60, 19 * 19, "mcts:easy")),
-    "medium": Strength("medium", "Medium", lambda: TanboAgent(400, 11 * 11, "mcts:medium")),
-    "strong": Strength("strong", "Strong", lambda: TanboAgent(3000, 7 * 7, "mcts:strong")),
+    "easy": Strength("easy", "Easy", lambda: TanboAgent(60, 19 * 19)),
+    "medium": Strength("medium", "Medium", lambda: TanboAgent(400, 11 * 11)),
+    "strong": Strength("strong", "Strong", lambda: TanboAgent(3000, 7 * 7)),
 }
 DEFAULT_STRENGTH = "medium"
