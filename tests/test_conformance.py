@@ -228,3 +228,24 @@ def test_a_finished_game_says_why_it_ended_and_a_game_going_on_does_not(name):
     assert ending is not None and ending.code and isinstance(ending.code, str)
     if ending.code == "won":
         assert list(ending.fields["winners"]) == state.winners()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_state_as_a_dict_is_a_snapshot_that_later_moves_leave_alone(name):
+    """Bandu's to_dict handed out its live lists: a save taken in memory changed as the game
+    went on, and then no longer reopened ('the moves do not lead to the saved position')."""
+    import json
+
+    rng = random.Random(7)
+    state = registry.new_game(name)
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        state.apply(state.random_action(rng))
+    taken = state.to_dict()
+    frozen = json.dumps(taken, sort_keys=True)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        state.apply(state.random_action(rng))
+    assert json.dumps(taken, sort_keys=True) == frozen

@@ -183,7 +183,8 @@ class GameState(ABC, Generic[A]):
 
     @abstractmethod
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe description of the whole state."""
+        """JSON-safe description of the whole state: a snapshot, sharing nothing with the state
+        (a save held in memory while the game goes on must not change with it)."""
 
     @classmethod
     @abstractmethod

@@ -63,7 +63,7 @@ class DiceState(GameState):
         return other
 
     def to_dict(self):
-        return {"pos": self.pos, "turn": self.turn, "awaiting_coin": self.awaiting_coin}
+        return {"pos": list(self.pos), "turn": self.turn, "awaiting_coin": self.awaiting_coin}
 
     @classmethod
     def from_dict(cls, data):

@@ -83,7 +83,7 @@ class StackState(GameState[StackAction]):
         return other
 
     def to_dict(self) -> dict[str, Any]:
-        return {"points": self.points, "turn": self.turn, "pending": self.pending}
+        return {"points": list(self.points), "turn": self.turn, "pending": self.pending}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> StackState:

@@ -18,6 +18,7 @@ standard game).
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Callable
@@ -588,7 +589,8 @@ class BanduState(GameState[BanduAction]):
 
     def to_dict(self) -> dict[str, Any]:
         a = self.auction
-        return {
+        return copy.deepcopy({        # a snapshot: later moves must not change it (a save kept in
+                                      # memory while the game goes on once stopped reopening)
             "game": "bandu", "players": self.players, "variant": self.variant,
             "auctions": list(self.auction_kinds), "reserve_size": self.reserve_size,
             "beans": self.beans, "beans_dealt": self.beans_dealt, "beans_out": self.beans_out,
@@ -607,7 +609,7 @@ class BanduState(GameState[BanduAction]):
             "poses": {k: v for k, v in sorted(self.poses.items())},
             "came_down": {k: v for k, v in sorted(self.came_down.items())},
             "tower_at_fall": {str(k): v for k, v in sorted(self.tower_at_fall.items())},
-        }
+        })
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BanduState:
