@@ -205,8 +205,8 @@ class Fuzzer:
         return self._command_case()
 
     def _database_case(self) -> str:
-        from simulator import records_text
         from simulator.core.errors import RecordsError
+        from simulator.games.bandu import records_text
         from simulator.games.bandu.records import RecordStore
         path = self.database_path
         shutil.copy(self.database, path)

@@ -116,7 +116,7 @@ def settle_view(window: Any, view: Any, limit: float = 5.0) -> None:
         window.switch_to()
         window.on_draw()
         window.flip()
-        quiet = quiet + 1 if not view.camera.gliding and not view.scene._smooth_pending else 0
+        quiet = quiet + 1 if not view.camera.gliding and not view.drawing._smooth_pending else 0
 
 
 class Probe:
@@ -126,7 +126,7 @@ class Probe:
     def __init__(self, view: Any) -> None:
         self.measure: Measure | None = None
         self.pieces_drawn = -1
-        render, draw = view.scene._render, view.scene.renderer.draw
+        render, draw = view.drawing._render, view.drawing.renderer.draw
 
         def counted_render(*args: Any, **kwargs: Any) -> None:
             started = time.perf_counter()
@@ -136,12 +136,12 @@ class Probe:
                 self.measure.render_ms += (time.perf_counter() - started) * 1000
 
         def counting_draw(items: list, eye: Any, **kwargs: Any) -> None:
-            meshes = {id(mesh) for mesh in view.scene.pieces._meshes.values()}
+            meshes = {id(mesh) for mesh in view.drawing.pieces._meshes.values()}
             self.pieces_drawn = sum(1 for item in items if id(item.mesh) in meshes)
             draw(items, eye, **kwargs)
 
-        view.scene._render = counted_render
-        view.scene.renderer.draw = counting_draw
+        view.drawing._render = counted_render
+        view.drawing.renderer.draw = counting_draw
 
 
 # --- the scenes ------------------------------------------------------------------------------------
@@ -165,14 +165,14 @@ def measure_table(window: Any, app: Any, seconds: float, redraw: bool) -> Measur
     settle_view(window, view)
     state = view.bandu
     pieces = sum(len(tower) for tower in state.towers) + len(state.reserve)
-    view.scene.changed()                      # one more render, to count what it draws
+    view.drawing.changed()                      # one more render, to count what it draws
     run_frames(window, None, 0.3)
     assert probe.pieces_drawn == 54 == pieces, f"drew {probe.pieces_drawn} pieces, the state has {pieces}"
     measure = Measure("54 pieces at rest" + (", redrawn every frame" if redraw else ""))
     probe.measure = measure
 
     def bump() -> None:
-        view.scene.moved()
+        view.drawing.moved()
 
     run_frames(window, measure, seconds, before_draw=bump if redraw else None)
     measure.notes["pieces_drawn"] = probe.pieces_drawn
@@ -239,7 +239,7 @@ def collapse_once(window: Any, app: Any, save: dict[str, Any], measure: Measure 
         if not timeline.finished and pending.playback_seconds() > timeline.end:
             waiting[0] += 1                   # the playback has caught up with the physics
         if redraw:
-            view.scene.moved()
+            view.drawing.moved()
 
     if measure is not None:
         frames = measure.frames
