@@ -342,3 +342,18 @@ def test_a_computer_player_that_fails_is_said_in_the_window_at_once(gui):
     screen.controller.search_error = "the computer player of seat 2 failed (ZeroDivisionError: x); trying again"
     frame(window, 1)
     assert "seat 2 failed" in screen.toast.message and screen.controller.search_error is None
+
+
+def test_a_view_lets_a_person_act_only_on_their_turn_with_the_table_shown(gui):
+    """GameView.may_act, the one test every view asks before it takes a click or a key."""
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "mcts:easy")])
+    view = screen.view
+    assert view.may_act()
+    view.enabled = False                          # the hand-over screen hides the table
+    assert not view.may_act()
+    view.enabled = True
+    screen.controller.submit(screen.controller.state.legal_actions()[0])
+    assert not view.may_act()                     # the computer's turn

@@ -11,7 +11,8 @@ from simulator.render.game_view import GameView, ViewContext
 from .rules import NimState, Take
 
 
-class NimView(GameView):
+class NimView(GameView[NimState]):
+    state_class = NimState
     rules_summary = "Take one or more stones from one heap. Whoever takes the last stone wins."
     controls = (("Left click", "take that stone and every stone to its right"),)
 
@@ -19,11 +20,6 @@ class NimView(GameView):
         super().__init__(context)
         self.stones: list[tuple[shapes.Circle, int, int]] = []      # (shape, heap, index)
 
-    @property
-    def state(self) -> NimState:
-        state = super().state
-        assert isinstance(state, NimState)
-        return state
 
     def layout(self, x: float, y: float, width: float, height: float) -> None:
         super().layout(x, y, width, height)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from pyglet.graphics import Batch
 
@@ -42,7 +42,14 @@ class ViewContext:
     window: Any                           # the AppWindow (size, projection, pixel ratio)
 
 
-class GameView:
+S = TypeVar("S", bound=GameState)
+
+
+class GameView(Generic[S]):
+    """A game's view, generic in the game's state class (`MyView(GameView[MyState])`)."""
+
+    #: the state class the view draws: `state` is checked to be one, typed as S
+    state_class: type = object
     #: short rules shown in the help overlay (written from the game's rule book)
     rules_summary: str = ""
     #: (key, what it does) pairs of the game's own mouse and keys, listed in the help overlay
@@ -60,9 +67,16 @@ class GameView:
         self.hint = ""                  # one line under the status: what the hovered thing would do
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> S:
         """The state as the viewing seat may see it."""
-        return self.controller.visible_state(self.context.viewer())
+        state = self.controller.visible_state(self.context.viewer())
+        assert isinstance(state, self.state_class), type(state).__name__
+        return cast(S, state)
+
+    def may_act(self) -> bool:
+        """May the person at the machine act now: the table shown (not the hand-over screen),
+        a person's turn, the game not over. The one test every view asks."""
+        return self.enabled and self.controller.is_person_turn() and not self.controller.is_over()
 
     # --- area, drawing, clock -----------------------------------------------------------------
     def layout(self, x: float, y: float, width: float, height: float) -> None:

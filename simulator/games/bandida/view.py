@@ -100,7 +100,8 @@ class _Button:
         return self.box.visible and b.x <= x <= b.x + b.width and b.y <= y <= b.y + b.height
 
 
-class BandidaView(GameView):
+class BandidaView(GameView[BandidaState]):
+    state_class = BandidaState
     rules_summary = (
         "A cooperative game: the whole team wins or loses together.\n"
         "On your turn place one card from your hand next to the network: it must join an open "
@@ -177,11 +178,6 @@ class BandidaView(GameView):
         self.gone_rect = (0.0, 0.0, 0.0, 0.0)      # where the cards out of the game are shown
         self.sync()
 
-    @property
-    def state(self) -> BandidaState:
-        state = super().state
-        assert isinstance(state, BandidaState)
-        return state
 
     # --- geometry ---------------------------------------------------------------------------------
     def board_rect(self) -> tuple[float, float, float, float]:
@@ -422,7 +418,7 @@ class BandidaView(GameView):
                 if self.on_board(px, py):
                     self.marks.append(shapes.Circle(px, py, r, color=(255, 214, 90, 220), batch=self.batch,
                                                     group=self.g_marks))
-        if state.phase == "blow" and self._person_acts():
+        if state.phase == "blow" and self.may_act():
             for move in state.legal_actions():
                 index = state.cell_card[(move.x, move.y)]
                 self.marks.append(self._outline(index, (230, 50, 40, 255)))
@@ -440,17 +436,15 @@ class BandidaView(GameView):
         return shapes.Box(cx - w / 2, cy - h / 2, w, h, thickness=max(2.0, self.cell * 0.07), color=colour,
                           batch=self.batch, group=self.g_marks)
 
-    def _person_acts(self) -> bool:
-        return self.enabled and self.controller.is_person_turn()
 
     def _may_place(self) -> bool:
-        return self._person_acts() and self.state.phase == "play"
+        return self.may_act() and self.state.phase == "play"
 
     def _refresh_button(self) -> None:
         state = self.state
         x, y, w, _ = self.area
         bx, by = x + w - 2 * HAND_CELL - 150, y + HAND_HEIGHT - 44
-        if not self._person_acts():
+        if not self.may_act():
             self.button.set_visible(False)
         elif state.phase == "play" and state.legal_actions() in ([SWAP], [PASS]):
             legal = state.legal_actions()[0]
@@ -679,10 +673,10 @@ class BandidaView(GameView):
             if kind != UNKNOWN:
                 effect = _EFFECTS.get(KINDS[kind].icon, "")
                 self.hint = KINDS[kind].title() + (f": {effect}." if effect else ".")
-                if state.phase in ("discard", "alarm") and self._person_acts():
+                if state.phase in ("discard", "alarm") and self.may_act():
                     self.hint = f"Click to discard {KINDS[kind].title()}."
             return
-        if state.phase == "blow" and self._person_acts() and self.on_board(*self.mouse):
+        if state.phase == "blow" and self.may_act() and self.on_board(*self.mouse):
             cell = self.cell_at(*self.mouse)
             card = state.cell_card.get(cell)
             if card is not None:
@@ -729,7 +723,7 @@ class BandidaView(GameView):
             if self.on_board(x, y):
                 self._place_held()
             return True
-        if state.phase == "blow" and self._person_acts() and self.on_board(x, y):
+        if state.phase == "blow" and self.may_act() and self.on_board(x, y):
             card = state.cell_card.get(self.cell_at(x, y))
             if card is not None:
                 _, cx, cy, _, _ = state.placed[card]
@@ -869,10 +863,10 @@ class BandidaView(GameView):
             first = next((n for n, kind in enumerate(self._hand()) if state.placements([kind])), None)
             if first is not None:
                 return self._key_hand(first)
-        if symbol == key.TAB and self.state.phase == "blow" and self._person_acts():
+        if symbol == key.TAB and self.state.phase == "blow" and self.may_act():
             self._step_key_blast(-1 if modifiers & key.MOD_SHIFT else 1)
             return True
-        if self.state.phase in ("discard", "alarm") and self._person_acts():
+        if self.state.phase in ("discard", "alarm") and self.may_act():
             # the discard's own keys: Tab and Enter never go on to the panel's buttons (Save, Load)
             if symbol == key.TAB:
                 self._step_key_discard(-1 if modifiers & key.MOD_SHIFT else 1)
@@ -889,7 +883,7 @@ class BandidaView(GameView):
             if self.held is not None and self.key_target is not None:
                 self._place_held()
                 return True
-            if self.key_blast is not None and self.state.phase == "blow" and self._person_acts():
+            if self.key_blast is not None and self.state.phase == "blow" and self.may_act():
                 _, x, y, _, _ = self.state.placed[self.key_blast]
                 if self.submit(Move("blow", -1, x, y)):
                     self.key_blast = None

@@ -102,7 +102,8 @@ CHAIN_SOLO_RULES = (
     "chain ends.")
 
 
-class BanduView(GameView):
+class BanduView(GameView[BanduState]):
+    state_class = BanduState
     rules_summary = (
         "Each turn the auctioneer picks a piece from the reserve and auctions it. To refuse: "
         "each player from the left accepts it or pays 1 bean to pass it on, round and round "
@@ -199,8 +200,6 @@ class BanduView(GameView):
         """A solo attempt (or a chain built alone): no auctions, no beans, nothing to say of them."""
         return self.bandu.players == 1
 
-    def _my_turn(self) -> bool:
-        return self.enabled and self.controller.is_person_turn() and not self.controller.is_over()
 
     def sync(self) -> None:
         state = self.bandu
@@ -214,7 +213,7 @@ class BanduView(GameView):
         centres = reserve_places(state, lambda piece: lying(piece)[2])
         self.slots = {piece: ((x, y, lying(piece)[1]), lying(piece)[0]) for piece, (x, y) in centres.items()}
         self.released = self._released(state)
-        if state.phase != "place" or not self._my_turn():
+        if state.phase != "place" or not self.may_act():
             self.held, self.ghost = None, None
             self.hint = ""
             if self.hints is not None:
@@ -223,7 +222,7 @@ class BanduView(GameView):
         elif self.held is None or self.held.place.piece != state.auction.piece:  # type: ignore[union-attr]
             self.held = Held(Place(state.auction.piece))                           # type: ignore[union-attr]
             self._ghost_dirty = True
-        if state.phase != "offer" or not self._my_turn():
+        if state.phase != "offer" or not self.may_act():
             self.chosen = None
         elif state.variant == "chain":
             self.chosen = state.legal_actions()[0].piece                           # type: ignore[union-attr]
@@ -303,7 +302,7 @@ class BanduView(GameView):
     # --- the HUD ------------------------------------------------------------------------------------
     def _buttons_for_turn(self) -> list[tuple[str, Any]]:
         state = self.bandu
-        if not self._my_turn() or self.controller.outcome_in_progress() is not None:
+        if not self.may_act() or self.controller.outcome_in_progress() is not None:
             return []
         if state.phase == "offer" and self.chosen is not None:
             kinds = sorted({a.auction for a in state.legal_actions()
@@ -541,7 +540,7 @@ class BanduView(GameView):
     def _pick(self, x: float, y: float) -> str | None:
         """The clickable piece under the pointer: one the auctioneer may offer."""
         state = self.bandu
-        if state.phase != "offer" or not self._my_turn() or state.variant == "chain":
+        if state.phase != "offer" or not self.may_act() or state.variant == "chain":
             return None
         offerable = {a.piece for a in state.legal_actions() if isinstance(a, Offer)}
         origin, direction = self.camera.ray(x, y, self.area)

@@ -290,7 +290,8 @@ def turn_sentence(state: BuddelState, seat_name: str) -> str:
     return f"{seat_name}: {rolled}{again}; {did}."
 
 
-class BuddelView(GameView):
+class BuddelView(GameView[BuddelState]):
+    state_class = BuddelState
     rules_summary = (
         "Each player owns a clan of moles (ladybirds, ants, worms, snails): a small, a medium and "
         "a large one. From above all moles of a size look alike: the clan is hidden underneath.\n"
@@ -386,11 +387,6 @@ class BuddelView(GameView):
         self._plies_seen = 0
         self.sync()
 
-    @property
-    def state(self) -> BuddelState:
-        state = super().state
-        assert isinstance(state, BuddelState)
-        return state
 
     # --- geometry -----------------------------------------------------------------------------
     def px(self, u: float, v: float) -> tuple[float, float]:
@@ -626,8 +622,6 @@ class BuddelView(GameView):
             self.log_label.text = "\n".join(shown)
 
     # --- the action card --------------------------------------------------------------------------
-    def _person_to_act(self) -> bool:
-        return self.enabled and self.controller.is_person_turn()
 
     def _sync_card(self, state: BuddelState) -> None:
         for button in self.buttons.values():
@@ -635,7 +629,7 @@ class BuddelView(GameView):
         self.peek_picture.visible = False
         cx, cy = self.card.x, self.card.y
         row = cy + 10
-        person = self._person_to_act()
+        person = self.may_act()
         name = self.controller.info.seat_name
         if state.phase == OVER:
             text = f"The {CLANS[state.winner]} are all home: {name(state.winner)} win!"
@@ -689,7 +683,7 @@ class BuddelView(GameView):
             light.delete()
         self.lights = []
         self.targets = []
-        if not self._person_to_act() or state.phase != MOVE:
+        if not self.may_act() or state.phase != MOVE:
             return
         for action in state.legal_actions():
             if action.kind == "mole":
@@ -731,7 +725,7 @@ class BuddelView(GameView):
         self.ghost.visible = self.ghost_line.visible = self.hover_ring.visible = False
         self.hint = ""
         action, state = self.hover, self.state
-        if action is None or not self._person_to_act() or state.phase != MOVE or not state.is_legal(action):
+        if action is None or not self.may_act() or state.phase != MOVE or not state.is_legal(action):
             return
         for target, x, y, radius in self.targets:
             if target == action:

@@ -354,7 +354,8 @@ class _TableDrawing:
                                spot.y + corner, 0)
 
 
-class BunkoView(GameView):
+class BunkoView(GameView[BunkoState]):
+    state_class = BunkoState
     computer_doing = "rolling"               # a computer player only rolls: it does not think
     rules_summary = (
         "Four players at each table, partners opposite (south-north against west-east). A night "
@@ -444,11 +445,6 @@ class BunkoView(GameView):
         self._was_over = state.is_terminal()
         self.sync()
 
-    @property
-    def state(self) -> BunkoState:
-        state = super().state
-        assert isinstance(state, BunkoState)
-        return state
 
     # --- layout ---------------------------------------------------------------------------------------
     def layout(self, x: float, y: float, width: float, height: float) -> None:

@@ -52,7 +52,8 @@ class _Images:
         return cls.cache[name]
 
 
-class TanboView(GameView):
+class TanboView(GameView[TanboState]):
+    state_class = TanboState
     rules_summary = (
         "Place one stone of your colour per turn on an empty point that touches exactly one of "
         "your own stones (orthogonally). Connected stones of one colour form a root; roots grow as "
@@ -94,11 +95,6 @@ class TanboView(GameView):
         self._seen_plies = 0
         self.sync()
 
-    @property
-    def state(self) -> TanboState:
-        state = super().state
-        assert isinstance(state, TanboState)
-        return state
 
     # --- layout ---------------------------------------------------------------------------------
     def layout(self, x: float, y: float, width: float, height: float) -> None:
