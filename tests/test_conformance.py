@@ -109,16 +109,14 @@ def test_the_clone_does_not_share_state(name):
     assert state.to_dict() == registry.new_game(name).to_dict()
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_an_action_with_a_field_of_the_wrong_type_is_illegal_not_a_type_error(name):
-    """tanbo Place(None, 1), bunko Dice(-1)'s kin, bandu Settled(None, ()) raised TypeError
-    inside the rules; every field of every kind of action met in random play, set to a value of
-    another type, is refused as IllegalAction and changes nothing."""
+def _each_kind_of_action(name: str, seed: int) -> list[tuple[object, object]]:
+    """A seeded random game of `name` (at most 400 moves): for the first action of each
+    dataclass kind met, a copy of the state it was met in, and the action."""
     import dataclasses
 
-    rng = random.Random(3)
+    rng = random.Random(seed)
     state = registry.new_game(name)
-    kinds_seen: set[type] = set()
+    met: list[tuple[object, object]] = []
     for _ in range(400):
         if state.is_terminal():
             break
@@ -129,23 +127,35 @@ def test_an_action_with_a_field_of_the_wrong_type_is_illegal_not_a_type_error(na
             action = state.sample_outcome(rng)
         else:
             action = rng.choice(state.legal_actions())
-        if dataclasses.is_dataclass(action) and type(action) not in kinds_seen:
-            kinds_seen.add(type(action))
-            before = state.to_dict()
-            for field in dataclasses.fields(action):
-                for wrong in (None, "x", ("x",), 1.5e300, object()):
-                    if isinstance(getattr(action, field.name), type(wrong)) and wrong is not None:
-                        continue
-                    bad = dataclasses.replace(action, **{field.name: wrong})
-                    try:
-                        state.clone().apply(bad)
-                    except IllegalAction:
-                        pass
-                    except Exception as error:     # the escape this test is about
-                        pytest.fail(f"{name}: {bad!r}: {type(error).__name__}: {error}")
-            assert state.to_dict() == before
+        if dataclasses.is_dataclass(action) and all(type(action) is not type(a) for _, a in met):
+            met.append((state.clone(), action))
         state.apply(action)
-    assert kinds_seen
+    return met
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_an_action_with_a_field_of_the_wrong_type_is_illegal_not_a_type_error(name):
+    """tanbo Place(None, 1), bunko Dice(-1)'s kin, bandu Settled(None, ()) raised TypeError
+    inside the rules; every field of every kind of action met in random play, set to a value of
+    another type, is refused as IllegalAction and changes nothing."""
+    import dataclasses
+
+    met = _each_kind_of_action(name, seed=3)
+    for state, action in met:
+        before = state.to_dict()
+        for field in dataclasses.fields(action):
+            for wrong in (None, "x", ("x",), 1.5e300, object()):
+                if isinstance(getattr(action, field.name), type(wrong)) and wrong is not None:
+                    continue
+                bad = dataclasses.replace(action, **{field.name: wrong})
+                try:
+                    state.clone().apply(bad)
+                except IllegalAction:
+                    pass
+                except Exception as error:     # the escape this test is about
+                    pytest.fail(f"{name}: {bad!r}: {type(error).__name__}: {error}")
+        assert state.to_dict() == before
+    assert met
 
 
 CONTROL_TEXT = "a\x00b\x1b[31mc\rd\ne\x7f\u202ef"    # NUL, an escape sequence, CR, LF, DEL, bidi
@@ -158,30 +168,16 @@ def test_a_refusal_never_carries_a_control_character_it_was_given(name):
     a log is never driven by a value someone typed or forged)."""
     import dataclasses
 
-    rng = random.Random(5)
-    state = registry.new_game(name)
-    kinds_seen: set[type] = set()
-    for _ in range(400):
-        if state.is_terminal():
-            break
-        player = state.current_player()
-        if player == CHANCE:
-            action = rng.choices(*zip(*state.chance_outcomes(), strict=True))[0]
-        elif player == OUTCOME:
-            action = state.sample_outcome(rng)
-        else:
-            action = rng.choice(state.legal_actions())
-        if dataclasses.is_dataclass(action) and type(action) not in kinds_seen:
-            kinds_seen.add(type(action))
-            for field in dataclasses.fields(action):
-                for forged in (CONTROL_TEXT, (CONTROL_TEXT,)):
-                    bad = dataclasses.replace(action, **{field.name: forged})
-                    with pytest.raises(IllegalAction) as refused:
-                        state.clone().apply(bad)
-                    message = str(refused.value)
-                    assert "\n" not in message and all(c.isprintable() for c in message), (name, message)
-        state.apply(action)
-    assert kinds_seen
+    met = _each_kind_of_action(name, seed=5)
+    for state, action in met:
+        for field in dataclasses.fields(action):
+            for forged in (CONTROL_TEXT, (CONTROL_TEXT,)):
+                bad = dataclasses.replace(action, **{field.name: forged})
+                with pytest.raises(IllegalAction) as refused:
+                    state.clone().apply(bad)
+                message = str(refused.value)
+                assert "\n" not in message and all(c.isprintable() for c in message), (name, message)
+    assert met
 
 
 @pytest.mark.parametrize("name", GAMES)
