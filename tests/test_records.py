@@ -608,3 +608,21 @@ def test_a_healthy_database_the_machine_cannot_read_is_not_called_damaged(tmp_pa
     with pytest.raises(RecordsError) as error:
         RecordStore.open(path)
     assert "cannot be read or written" in str(error.value) and "damaged" not in str(error.value)
+
+
+def test_an_import_replays_the_moves_without_loading_the_physics(tmp_path):
+    """The records never load PyBullet: an import checks each replay's moves through the save
+    loader with the game's model resolver, not its physics referee."""
+    exported = tmp_path / "records.json"
+    with RecordStore.open(tmp_path / "a.sqlite3") as store:
+        store.add(attempt(score=2))
+        store.export(exported)
+    code = ("import sys\n"
+            "from simulator.games.bandu.records import RecordStore\n"
+            "with RecordStore.open(sys.argv[1]) as store:\n"
+            "    assert store.import_file(sys.argv[2]) == (1, 0)\n"
+            "print('pybullet' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "b.sqlite3"), str(exported)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"

@@ -449,7 +449,9 @@ class TurnController:
     @classmethod
     def from_save_dict(cls, data: Any, autosave_path: str | Path | None = None,
                        computer_delay: float = 0.0, executor: Executor | None = None,
-                       verify: bool = True) -> TurnController:
+                       verify: bool = True, resolver: OutcomeResolver | None = None) -> TurnController:
+        """A save read back (see load); `resolver`: the outcomes of the game played on after it
+        (the moves replayed take theirs as recorded), by default the game's own."""
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise SaveError("not a bandu-sim save file")
         if data.get("version") != SAVE_VERSION:
@@ -490,7 +492,7 @@ class TurnController:
                 notices.append(f"settings this version no longer has were left out: "
                                f"{', '.join(shown(name) for name in gone)}")
             controller = cls(game, settings, seats, seed, computer_delay=computer_delay,
-                             executor=executor)
+                             executor=executor, resolver=resolver)
         except SettingsError as error:
             raise SaveError(str(error)) from None
         history = data.get("history")

@@ -49,6 +49,7 @@ from simulator.core.data_home import data_dir  # the one definition of the data 
 from simulator.core.errors import RecordsError, SaveError
 from simulator.core.files import not_a_plain_file
 from simulator.core.json_file import read_json_file
+from simulator.core.outcomes import ModelResolver
 from simulator.core.text import printable, shown
 from simulator.games.bandu.chains import CHAIN_PIECES
 from simulator.games.bandu.rules import BUILDING_PIECES
@@ -183,7 +184,8 @@ def _check_moves(replay: dict[str, Any]) -> None:
         raise ValueError(f"replay: its chain must be written out ({CHAIN_PIECES}...), not a file "
                          f"name ({shown(chain, 40)})")
     try:
-        controller = TurnController.from_save_dict(replay, verify=False)
+        # the outcomes are replayed as recorded: the model resolver keeps the physics unloaded
+        controller = TurnController.from_save_dict(replay, verify=False, resolver=ModelResolver())
     except SaveError as error:
         raise ValueError(f"replay: {error}") from None
     if not controller.state.is_terminal():
