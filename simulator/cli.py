@@ -65,6 +65,7 @@ def _computer_players() -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="bandu-sim", description="Desktop simulator of wooden board games.")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    computer_players = _computer_players()         # said in the help of play and selfplay
 
     play = sub.add_parser("play", help="open the window (the menu, or straight into GAME)")
     names = [game.name for game in registry.all_games()]
@@ -73,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", default=None, metavar="A,B,...",
                       help="start GAME at once with these players: person (someone at this "
                            "machine), random, or the game's computer players as selfplay spells "
-                           f"them ({_computer_players()})")
+                           f"them ({computer_players})")
     play.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                       help="with --players: a game setting, e.g. width=7 or start=classic (repeatable)")
     play.add_argument("--load", metavar="FILE", help="open a saved game")
@@ -88,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
                           help="game n uses seed S + n (0 to 2^63 - 1)")
     selfplay.add_argument("--players", default=None,
                           help="comma-separated players: random, or the game's computer players "
-                               f"({_computer_players()}); default: the game's usual player "
+                               f"({computer_players}); default: the game's usual player "
                                "against random")
     selfplay.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                           help="game setting, e.g. size=11 or start=classic (repeatable)")

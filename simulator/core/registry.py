@@ -119,8 +119,7 @@ class GameInfo:
 
     def setting_names(self) -> set[str]:
         """Every keyword new_game accepts."""
-        names = {key for setting in self.settings for choice in setting.choices for key in choice.kwargs}
-        return names | set(self.accepts)
+        return set(self.offered_values()) | set(self.accepts)
 
     def offered_values(self) -> dict[str, tuple[Any, ...]]:
         """Each setting the choices name, with the values they give it."""
