@@ -635,16 +635,17 @@ def test_a_game_starts_with_the_deal_as_chance():
     assert state.current_player() == 0 and state.pile_count() == 68 - 9
 
 
-def test_observation_shows_only_the_own_hand_and_the_pile_count():
+def test_a_seat_is_shown_only_its_own_hand_and_the_pile_count():
     state = position(hands=[["Ae", "At"], ["Ab", "Ae+At"]], bottom=[("Ae+Ab", 1)])
-    seen = state.observation(0)
+    redacted = state.redacted(0)
+    seen = redacted.to_dict()
     pile = 68 - 4 - 1 + 1                  # the deck less the ladder and the hands; one card under
-    assert seen["hand"] == ["Ae", "At"] and seen["hand_counts"] == [2, 2] and seen["pile"] == pile
+    assert seen["hands"][0] == ["Ae", "At"] and [len(h) for h in seen["hands"]] == [2, 2]
+    assert redacted.pile_count() == pile
     text = json.dumps(seen)
     assert seen["removed"] == [] and not any(f'"{code}"' in text for code in ["Ab", "Ae+At", "Ae+Ab"])
-    assert state.observation(1)["bottom"] == [["Ae+Ab", 1]]
-    redacted = state.redacted(0)
     assert redacted.hands[1] == [cards.UNKNOWN] * 2 and set(redacted.pool) == {cards.UNKNOWN}
+    assert state.redacted(1).to_dict()["bottom"] == [["Ae+Ab", 1]]
 
 
 def test_resample_deals_only_unseen_cards_and_keeps_what_the_seat_sees():
@@ -657,7 +658,7 @@ def test_resample_deals_only_unseen_cards_and_keeps_what_the_seat_sees():
         for n in range(5):
             guess = redacted.resample(seat, random.Random(n))
             assert guess.hands[seat] == state.hands[seat]
-            assert guess.observation(seat) == state.observation(seat)
+            assert guess.redacted(seat).to_dict() == redacted.to_dict()
             assert Counter(guess.pool + [c for h in guess.hands for c in h]) + Counter(
                 c for c, _ in guess.bottom) == Counter(state.pool + [c for h in state.hands for c in h]) + Counter(
                 c for c, _ in state.bottom)

@@ -323,7 +323,7 @@ def arranged(players: int = 2, seed: int = 0, **settings: Any) -> BuddelState:
 
 
 def clans_seen(state: BuddelState, seat: int) -> dict[int, str | None]:
-    return {mole["spot"]: mole["clan"] for mole in state.observation(seat)["moles"]}
+    return {mole["spot"]: mole["clan"] for mole in state.redacted(seat).to_dict()["moles"]}
 
 
 def test_each_seat_sees_only_its_own_moles_at_the_start():
@@ -349,7 +349,7 @@ def test_a_look_shows_the_clan_to_the_looker_alone():
     state.apply(Act("look"))
     assert clans_seen(state, 0)[7] == "worms"
     assert clans_seen(state, 1)[7] is None                  # seat 1 saw only that seat 0 looked
-    assert state.observation(1)["looked"] == [[7], [], []]
+    assert state.redacted(1).to_dict()["looked"] == [[7], [], []]
     state.apply(Act("done"))
     assert clans_seen(state, 0)[7] == "worms"               # remembered on later turns
 

@@ -1,8 +1,8 @@
 """The game protocol every game implements, and a base class with its shared defaults.
 
 Modelled on OpenSpiel's State: whose turn (a seat index, CHANCE, OUTCOME or TERMINAL), sorted
-legal actions, apply with validation, chance outcomes, returns, clone, JSON round trip, per-player
-observation and a readable move notation. Actions are small frozen dataclasses; the state is
+legal actions, apply with validation, chance outcomes, returns, clone, JSON round trip, what
+each player may know and a readable move notation. Actions are small frozen dataclasses; the state is
 generic in its action type, so a game's overrides are type-checked against its own actions.
 
 Three kinds of node decide what happens next:
@@ -14,9 +14,9 @@ Three kinds of node decide what happens next:
   result as an action, validated by `is_valid_outcome`. Search uses `sample_outcome(rng)`, the
   game's own fast model of that result.
 
-Hidden information: `observation(player)` is what a seat may see (JSON-safe, for views and
-logs); `redacted(player)` is a state holding nothing that seat may not know, and is all a
-computer player is ever given; `resample(player, rng)` turns such a state into a full state
+Hidden information: `redacted(player)` is a state holding nothing that seat may not know: it is
+all a computer player is ever given, and what a window shows that seat (the controller's
+`visible_state`); `resample(player, rng)` turns such a state into a full state
 consistent with what the seat has seen (a determinization), on which search can play. A player's
 action that reveals something (a peek) says so through `reveals(action)`, and undo stops there.
 """
@@ -192,10 +192,6 @@ class GameState(ABC, Generic[A]):
         """Inverse of to_dict; validates and raises ValueError saying what is wrong."""
 
     # --- information --------------------------------------------------------------------------
-    def observation(self, player: int) -> dict[str, Any]:
-        """What `player` may see (JSON-safe); games with hidden information override this."""
-        return self.to_dict()
-
     def redacted(self, player: int) -> GameState[A]:
         """A copy holding only what `player` may know; what a computer player is given."""
         return self.clone()

@@ -104,11 +104,6 @@ class PeekState(GameState[Move]):
         return [1.0, -1.0] if self.cards["hand0"] > self.cards["hand1"] else [-1.0, 1.0]
 
     # --- information ----------------------------------------------------------------------------
-    def observation(self, player: int) -> dict[str, Any]:
-        return {"seat": player, "turn": self.turn, "peeked": self.peeked, "top": self.top,
-                "cards": {loc: (card if loc in self.known[player] else None)
-                          for loc, card in sorted(self.cards.items())}}
-
     def redacted(self, player: int) -> PeekState:
         other = self.clone()
         other.cards = {loc: (card if loc in self.known[player] else UNKNOWN)

@@ -910,12 +910,6 @@ class BandidaState(GameState[Move]):
         self.apply_unchecked(move)
 
     # --- information ------------------------------------------------------------------------------
-    def observation(self, player: int) -> dict[str, Any]:
-        data = self.redacted(player).to_dict()
-        return {"seat": player, "hand": data["hands"][player],
-                "hand_counts": [len(h) for h in self.hands], "pile": self.pile_count(),
-                **{k: v for k, v in data.items() if k not in ("hands", "pool")}}
-
     def redacted(self, player: int) -> BandidaState:
         other = self.clone()
         other.hands = [list(hand) if seat == player else [UNKNOWN] * len(hand)

@@ -488,12 +488,6 @@ class BuddelState(GameState[Act]):
         other._refresh_own()
         return other
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """What `player` sees: the table, and the clans of the moles it knows."""
-        data = self.redacted(player).to_dict()
-        data["seat"] = player
-        return data
-
     # --- copies and serialisation -------------------------------------------------------------
     def clone(self) -> BuddelState:
         other = BuddelState.__new__(BuddelState)
