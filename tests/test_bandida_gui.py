@@ -50,7 +50,7 @@ def _drag(window, start, end, steps=4):
 def _a_card_that_fits(view):
     """(hand index, rotation, a spot) for a card in the hand that fits somewhere."""
     state = view.state
-    for index, kind in enumerate(state.hands[view._hand_seat()]):
+    for index, kind in enumerate(state.hands[view.hand.seat(state)]):
         for move in state.placements([kind]):
             return index, move
     raise AssertionError("no card of the hand fits")
@@ -60,6 +60,7 @@ def test_a_game_on_the_felt_with_drag_turn_and_drop(gui):
     from pyglet.window import key
 
     from simulator.core.controller import COMPUTER, PERSON, Seat
+    from simulator.games.bandida.spots import card_centre
 
     window, app = gui
     screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "mcts:easy")])
@@ -69,12 +70,12 @@ def test_a_game_on_the_felt_with_drag_turn_and_drop(gui):
     assert share(pixels, is_felt) > 0.3                      # a green table fills much of it
     assert share(pixels, is_earth) > 0.01                    # cards of earth: the start and the hand
     assert share(pixels, is_card_back) > 0.002               # the other hand and the pile, face down
-    assert len(view.hand_sprites) == 3 and view.pile_label.text.startswith("draw pile: ")
+    assert len(view.hand.sprites) == 3 and view.hand.pile_label.text.startswith("draw pile: ")
     # an illegal drop, far out on the felt, says why and changes nothing (a card that fits
     # somewhere: the refused drop is the spot's fault, not the card's)
     plies = screen.controller.ply()
     index, move = _a_card_that_fits(view)
-    card, _ = view.hand_sprites[index]
+    card, _ = view.hand.sprites[index]
     bx, by, bw, bh = view.board_rect()
     far = (bx + 40, by + bh - 40)                                 # a corner of the felt, far from the network
     _drag(window, (card.x, card.y), far)
@@ -91,34 +92,34 @@ def test_a_game_on_the_felt_with_drag_turn_and_drop(gui):
     taken = view.state.refusal_of(dataclasses.replace(move, x=0, y=0))   # on the start card
     assert taken.code == "taken" and taken.fields["cell"] in ((0, 0), (1, 0), (0, 1), (-1, 0), (0, -1))
     assert view.refusal_words(taken) == "a card already lies there"
-    assert view.held == index                                    # still held, over the far corner
-    while view.rotation != move.rotation:                        # a turn of it that fits somewhere
+    assert view.pointer.held == index                            # still held, over the far corner
+    while view.pointer.rotation != move.rotation:                # a turn of it that fits somewhere
         press(window, key.R)
-    assert move in view._spots()
+    assert move in view.pointer.spots()
     window.dispatch_event("on_mouse_motion", *far, 0, 0)
     window.pump(1)
-    assert view.ghost.color[:3] == (255, 120, 110)               # where it does not fit, it shows red
+    assert view.pointer.ghost.color[:3] == (255, 120, 110)       # where it does not fit, it shows red
     press(window, key.ESCAPE)
-    assert view.held is None
+    assert view.pointer.held is None
     # pick a card that fits, turn it with R and the wheel until the spot's rotation, drop it there
     index, move = _a_card_that_fits(view)
-    card, _ = view.hand_sprites[index]
+    card, _ = view.hand.sprites[index]
     click(window, card.x, card.y)                               # picked up, stays in hand
-    assert view.held == index and view.ghost.visible
-    turned = view.rotation
+    assert view.pointer.held == index and view.pointer.ghost.visible
+    turned = view.pointer.rotation
     press(window, key.R)
-    assert view.rotation == (turned + 1) % 4
+    assert view.pointer.rotation == (turned + 1) % 4
     window.dispatch_event("on_mouse_scroll", card.x, card.y, 0, -1)
     window.pump(1)
-    assert view.rotation == turned
-    while view.rotation != move.rotation:
+    assert view.pointer.rotation == turned
+    while view.pointer.rotation != move.rotation:
         press(window, key.R)
-    spot = view.to_pixel(*view.card_centre(move.x, move.y, move.rotation))
+    spot = view.table.to_pixel(*card_centre(move.x, move.y, move.rotation))
     window.dispatch_event("on_mouse_motion", *spot, 0, 0)
     window.pump(1)
-    assert view.target is not None and view.hint.startswith("Drop to place it")
-    assert view.ghost.color[:3] == (255, 255, 255)              # fits here: the card as it is
-    assert move in view._spots()
+    assert view.pointer.target is not None and view.hint.startswith("Drop to place it")
+    assert view.pointer.ghost.color[:3] == (255, 255, 255)      # fits here: the card as it is
+    assert move in view.pointer.spots()
     pixels = frame(window)
     assert share(pixels, lambda r, g, b: (r > 200) & (g > 150) & (b < 110)) > 0.0005   # lit spots
     assert "must join an open tunnel" in screen.toast.message        # the refusal still shows
@@ -126,7 +127,7 @@ def test_a_game_on_the_felt_with_drag_turn_and_drop(gui):
     assert screen.controller.ply() > plies
     assert screen.toast.message == ""                            # and goes once a drop succeeds
     assert screen.controller.state.placed[-1][0] == move.card or screen.controller.is_over()
-    assert view.held is None
+    assert view.pointer.held is None
     wait_for_person(window, screen, limit=400, timeout=60)
     assert screen.controller.state.hands[0]                     # drawn back up
 
@@ -142,15 +143,15 @@ def test_pan_zoom_and_home(gui):
     wait_for_person(window, screen, limit=400, timeout=60)
     bx, by, bw, bh = view.board_rect()
     middle = (bx + bw / 2, by + bh / 2)
-    cell = view.cell
+    cell = view.table.scale
     window.dispatch_event("on_mouse_scroll", *middle, 0, 1)
     window.pump(1)
-    assert view.cell > cell and not view.follow
-    cam = view.cam
+    assert view.table.scale > cell and not view.table.follow
+    cam = view.table.centre
     _drag(window, (bx + 40, by + 40), (bx + 140, by + 90))
-    assert view.cam != cam
+    assert view.table.centre != cam
     press(window, key.HOME)
-    assert view.follow
+    assert view.table.follow
 
 
 def _dynamite_position(window, app, hand):
@@ -169,20 +170,21 @@ def test_dynamite_and_discards_are_asked_on_the_table(gui):
     window, app = gui
     screen, controller, view = _dynamite_position(window, app, ["dynamite:Ab+Bb", "discard:Ab+Bt", "At"])
     from simulator.games.bandida.cards import kind_of
+    from simulator.games.bandida.spots import card_centre
 
     kinds = controller.state.hands[0]
     index = kinds.index(kind_of("dynamite:Ab+Bb").index)
     from pyglet.window import key
 
-    card, _ = view.hand_sprites[index]
+    card, _ = view.hand.sprites[index]
     click(window, card.x, card.y)
-    while view.rotation != 3:
+    while view.pointer.rotation != 3:
         press(window, key.R)
-    click(window, *view.to_pixel(*view.card_centre(6, 0, 3)))
+    click(window, *view.table.to_pixel(*card_centre(6, 0, 3)))
     assert controller.state.phase == "blow", screen.toast.message
     assert "Dynamite" in view.banner.text and "blow" in view.prompt()
-    assert view.marks                                            # the card allowed is ringed
-    click(window, *view.to_pixel(0.5, 1.5))                      # the leaf on 0,1
+    assert view.network.marks                                    # the card allowed is ringed
+    click(window, *view.table.to_pixel(0.5, 1.5))                # the leaf on 0,1
     assert (0, 1) not in controller.state.cell_mask
     assert "blown up" in view.banner.text
 
@@ -200,29 +202,30 @@ def test_a_turn_and_dynamite_from_the_keyboard_alone(gui):
     state = controller.state
     index = state.hands[0].index(kind_of("dynamite:Ab+Bb").index)
     press(window, key._1 + index)
-    assert view.held == index and view.key_target is not None and view.ghost.visible
-    spots = view._key_spots()
-    every = state.placements([view.held_kind])
+    assert view.pointer.held == index and view.pointer.key_target is not None and view.pointer.ghost.visible
+    spots = view.pointer.every_spot()
+    every = state.placements([view.pointer.held_kind])
     assert len(spots) == len(set(spots)) and set(spots) <= set(every)
     assert {m.rotation for m in spots} == {m.rotation for m in every}    # all turns, not only one
-    seen = [view.key_target]
+    seen = [view.pointer.key_target]
     for _ in range(len(spots) - 1):
         press(window, key.TAB)
-        seen.append(view.key_target)
+        seen.append(view.pointer.key_target)
     assert sorted(seen) == sorted(spots)                         # Tab visits every spot once
     press(window, key.TAB)
-    assert view.key_target == seen[0]                            # and comes round again
+    assert view.pointer.key_target == seen[0]                    # and comes round again
     press(window, key.TAB, key.MOD_SHIFT)
-    assert view.key_target == seen[-1]
-    assert view.rotation == view.key_target.rotation and view.hint.startswith("Enter places it")
+    assert view.pointer.key_target == seen[-1]
+    assert view.pointer.rotation == view.pointer.key_target.rotation
+    assert view.hint.startswith("Enter places it")
     wanted = next(m for m in spots if (m.x, m.y, m.rotation) == (6, 0, 3))
-    while view.key_target != wanted:
+    while view.pointer.key_target != wanted:
         press(window, key.TAB)
     press(window, key.ENTER)
     assert state is controller.state and controller.state.phase == "blow"
     press(window, key.TAB)
-    assert view.key_blast is not None and view.hint.startswith("Enter blows up")
-    target = view.key_blast
+    assert view.pointer.key_blast is not None and view.hint.startswith("Enter blows up")
+    target = view.pointer.key_blast
     _, x, y, _, _ = controller.state.placed[target]
     press(window, key.ENTER)
     assert (x, y) not in controller.state.cell_mask and "blown up" in view.banner.text
@@ -230,7 +233,7 @@ def test_a_turn_and_dynamite_from_the_keyboard_alone(gui):
     window.pump(2)
     index = controller.state.hands[0].index(kind_of("discard:Ab+Bt").index)
     press(window, key._1 + index)
-    assert view.key_target is not None
+    assert view.pointer.key_target is not None
     press(window, key.SPACE)
     assert controller.state.phase == "discard", screen.toast.message
     kind = controller.state.hands[0][0]
@@ -253,7 +256,7 @@ def test_discard_phase_clicks_hand_cards_and_keeps(gui):
     controller.submit(controller.state.action_from_str("place discard:Ab+Bt 2,0 r270"))
     window.pump(2)
     assert controller.state.phase == "discard" and view.button.box.visible
-    card, kind = view.hand_sprites[0]
+    card, kind = view.hand.sprites[0]
     click(window, card.x, card.y)
     assert kind in controller.state.removed
     click_on(window, view.button.box)
@@ -285,7 +288,7 @@ def test_the_hand_is_hidden_between_two_people(gui):
     controller, view = screen.controller, screen.view
     assert screen.viewer == 0
     first_hand = list(controller.state.hands[0])
-    assert [k for _, k in view.hand_sprites] == first_hand
+    assert [k for _, k in view.hand.sprites] == first_hand
     # what the view holds for seat 1's hand is face down (unknown)
     assert set(view.state.hands[1]) == {-1}
     move = _a_card_that_fits(view)[1]
@@ -298,7 +301,7 @@ def test_the_hand_is_hidden_between_two_people(gui):
     click_on(window, button_named(screen, "I am Player 2"))
     window.pump(2)
     assert screen.viewer == 1 and view.enabled
-    assert [k for _, k in view.hand_sprites] == controller.state.hands[1]
+    assert [k for _, k in view.hand.sprites] == controller.state.hands[1]
     assert set(view.state.hands[0]) == {-1}
     # the move log in the panel names no drawn card
     assert view.describe_move("draw Ae+Be") == "a card is drawn"
@@ -356,22 +359,23 @@ def test_in_the_smallest_window_the_hand_cards_stand_apart(gui):
         screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "random")])
         view = screen.view
         wait_for_person(window, screen, limit=400, timeout=60)
-        cards = [card for card, _ in view.hand_sprites]
-        assert len(cards) == 3 and view.hand_cell <= 50      # 50: the most a card cell gets
+        cards = [card for card, _ in view.hand.sprites]
+        assert len(cards) == 3 and view.hand.cell <= 50      # 50: the most a card cell gets
         for left, right in zip(cards, cards[1:], strict=False):
-            assert right.x - left.x >= 2 * view.hand_cell + 8              # a gap between each two
-        pile_left = min(p.x for p in view.pile_sprites) - 50               # the pile's cards: 2 x 50 wide
-        assert cards[-1].x + view.hand_cell <= pile_left
+            assert right.x - left.x >= 2 * view.hand.cell + 8              # a gap between each two
+        pile_left = min(p.x for p in view.hand.pile_sprites) - 50          # the pile's cards: 2 x 50 wide
+        assert cards[-1].x + view.hand.cell <= pile_left
         index = len(cards) - 1                                             # the hand's hit test follows
-        assert view._hand_index_at(cards[index].x + view.hand_cell - 2, cards[index].y) == index
+        assert view.hand.index_at(cards[index].x + view.hand.cell - 2, cards[index].y) == index
         # the cards out of the game: no room beside the hand, so their count under the pile
         screen.controller.state.removed.extend(screen.controller.state.pool[:4])
         screen.controller.version += 1
         window.pump(2)
-        assert view.pile_label.text.endswith(f"out: {len(view.state.removed)}") and view.gone_rect[2] > 0
+        assert view.hand.pile_label.text.endswith(f"out: {len(view.state.removed)}")
+        assert view.hand.gone_rect[2] > 0
         # a long banner wraps inside the table instead of running off both sides
         screen.controller.state.event = "Mode 3, the lovers' escape: " + "get the cards in, then close them all. " * 3
-        view._draw_banner()
+        view.sync()
         x, _, w, _ = view.area
         box = view.banner_box
         assert x <= box.x and box.x + box.width <= x + w and view.banner.content_width <= box.width
@@ -401,9 +405,10 @@ def test_the_super_cards_side_chosen_with_s_is_the_one_placed_from_the_keyboard(
     state = position(mode=3, hands=[["super", "At"]], early_loss=False)
     screen, controller, view = _one_person(window, app, state)
     press(window, key._1 + controller.state.hands[0].index(kind_of("super").index))
-    assert view.key_target is not None and view.key_target.side == 6
+    assert view.pointer.key_target is not None and view.pointer.key_target.side == 6
     press(window, key.S)
-    assert view.key_target is not None and view.key_target.side == 5 and view._held_side() == 5
+    assert view.pointer.key_target is not None and view.pointer.key_target.side == 5
+    assert view.pointer.side_placed() == 5
     press(window, key.ENTER)
     kind, *_, side = controller.state.placed[-1]
     assert kind == kind_of("super").index and side == 5, screen.toast.message
@@ -414,22 +419,22 @@ def test_tab_alone_picks_up_the_first_card_that_fits_and_the_table_keeps_followi
 
     window, app = gui
     screen, controller, view = _dynamite_position(window, app, ["At", "Ab", "Ae"])
-    assert view.held is None and view.follow
-    view.cell = 160.0                                            # so close that most spots lie off the table
+    assert view.pointer.held is None and view.table.follow
+    view.table.scale = 160.0                                     # so close that most spots lie off the table
     press(window, key.TAB)
-    assert view.held is not None and view.key_target is not None
+    assert view.pointer.held is not None and view.pointer.key_target is not None
     assert screen.focus.focused is None                          # not the panel's buttons
     cams = set()
     for _ in range(8):                                           # spots all round the network
         press(window, key.TAB)
-        cams.add(view.cam)
+        cams.add(view.table.centre)
     assert len(cams) > 1                                         # the table went to them
     press(window, key.ENTER)
     window.pump(2)
-    assert view.follow                                           # and then fits the network again
+    assert view.table.follow                                     # and then fits the network again
     bx, by, bw, bh = view.board_rect()
     for x, y in controller.state.cell_mask:
-        assert view.on_board(*view.to_pixel(x + 0.5, y + 0.5))
+        assert view.table.contains(*view.table.to_pixel(x + 0.5, y + 0.5))
 
 
 def test_cards_out_of_the_game_lie_face_up_by_the_pile(gui):
@@ -440,7 +445,7 @@ def test_cards_out_of_the_game_lie_face_up_by_the_pile(gui):
     gone = state.removed[-6:]
     assert gone
     screen, controller, view = _one_person(window, app, state)
-    gx, gy, gw, gh = view.gone_rect
+    gx, gy, gw, gh = view.hand.gone_rect
     assert gw > 0 and gh > 0
     window.dispatch_event("on_mouse_motion", gx + 5, gy + gh / 2, 0, 0)
     window.pump(1)
@@ -459,7 +464,7 @@ def test_a_lost_game_says_the_team_lost_and_rings_the_hopeless_cell(gui):
     assert body.startswith("The tunnel into the cell ringed red on the table can never be closed")
     assert "0,1" not in body and "0,1" not in view.banner.text   # no grid coordinates
     assert screen.status.text.startswith("The team lost.")     # the panel says the same
-    red = [m for m in view.marks if getattr(m, "color", (0, 0, 0))[:3] == (235, 40, 30)]
+    red = [m for m in view.network.marks if getattr(m, "color", (0, 0, 0))[:3] == (235, 40, 30)]
     assert red
 
 
@@ -469,7 +474,7 @@ def test_hovering_a_hand_card_says_what_its_icon_does_and_a_held_card_its_other_
     window, app = gui
     screen, controller, view = _dynamite_position(window, app, ["At", "dynamite:Ab+Bb", "Ab"])
     index = controller.state.hands[0].index(kind_of("dynamite:Ab+Bb").index)
-    card, _ = view.hand_sprites[index]
+    card, _ = view.hand.sprites[index]
     window.dispatch_event("on_mouse_motion", card.x, card.y, 0, 0)
     window.pump(1)
     assert "when you place it, you blow up" in view.hint
@@ -478,11 +483,11 @@ def test_hovering_a_hand_card_says_what_its_icon_does_and_a_held_card_its_other_
     click(window, card.x, card.y)                                # held (over the hand): lit spots
     window.pump(1)
     # on this network the dynamite fits nowhere unturned, and somewhere turned once
-    assert view.rotation == 0 and not view._spots()
+    assert view.pointer.rotation == 0 and not view.pointer.spots()
     assert "fits nowhere as it is turned: press R" in view.hint
     press(window, key.R)
-    assert view.rotation == 1 and view._spots()
-    shown, every = len(view._spots()), len(view._key_spots())
+    assert view.pointer.rotation == 1 and view.pointer.spots()
+    shown, every = len(view.pointer.spots()), len(view.pointer.every_spot())
     assert every > shown > 0 and f"shows {every - shown} more" in view.hint
 
 
@@ -502,12 +507,12 @@ def test_a_super_card_that_fits_only_on_one_side_is_picked_up_on_that_side(gui, 
                         lambda self, kinds: [m for m in real(self, kinds) if m.card != kind_of("super").index
                                              or m.side == 5])
     index = controller.state.hands[0].index(kind_of("super").index)
-    card, _ = view.hand_sprites[index]
+    card, _ = view.hand.sprites[index]
     click(window, card.x, card.y)                                # the mouse: side 6 is held
-    assert view._held_side() == 6 and "press S" in view.hint
+    assert view.pointer.side_placed() == 6 and "press S" in view.hint
     press(window, key.ESCAPE)
     press(window, key._1 + index)                                # the keyboard: side 5 at once
-    assert view.key_target is not None and view.key_target.side == 5
+    assert view.pointer.key_target is not None and view.pointer.key_target.side == 5
     press(window, key.ENTER)
     assert controller.state.placed[-1][4] == 5
 
@@ -547,14 +552,14 @@ def test_in_an_alarm_tab_and_enter_stay_on_the_cards_to_discard(gui):
     for _ in range(2 * len(hand)):
         press(window, key.TAB)
         assert screen.focus.focused is None                      # no panel button takes it
-        chosen.append(view.key_discard)
-    assert chosen == [0, 1, 0, 1] and view.hover_marks           # round the hand, ringed
+        chosen.append(view.pointer.key_discard)
+    assert chosen == [0, 1, 0, 1] and view.pointer.marks         # round the hand, ringed
     press(window, key.TAB, key.MOD_SHIFT)
-    assert view.key_discard == 0
+    assert view.pointer.key_discard == 0
     assert view.hint == f"Enter discards {KINDS[hand[0]].title()}; Tab: the next card."
     press(window, key.ENTER)
     assert hand[0] in controller.state.removed and window.top is screen
-    assert view.key_discard is None
+    assert view.pointer.key_discard is None
 
 
 def test_in_an_alarm_enter_does_not_press_a_panel_button_focused_before(gui):

@@ -85,7 +85,7 @@ def test_a_round_played_by_key_presses(gui):
     assert len(people_rolls) == state.rolls                     # every roll was a roll, then dice
     assert [state.wins[s] + state.losses[s] for s in range(4)] == [1, 1, 1, 1]
     assert state.chairs == [[0, 1, 3, 2]]                       # one table: the partners rotated
-    assert view.sheet_visible is False
+    assert view.sheet.visible is False
     pixels = frame(window)
     assert share(pixels, is_die) > 0.001
 
@@ -181,13 +181,13 @@ def test_a_twelve_player_night_set_up_on_the_new_game_screen_played_to_the_stand
     first = controller.state.results[0]["tables"]
     head_winners = [first[0]["chairs"][c] for c in range(4) if c % 2 == first[0]["winner"]]
     assert sorted(controller.state.chairs[0][:2]) == sorted(head_winners)
-    assert view.move_seconds == 0.0                            # instant pace: no glide
+    assert not view.tokens.glide.running                       # instant pace: no glide
     # the score sheets on S, and off again
     press(window, key.S)
-    assert view.sheet_visible
+    assert view.sheet.visible
     assert share(frame(window), is_sheet) > 0.15
     press(window, key.S)
-    assert not view.sheet_visible
+    assert not view.sheet.visible
     # the rest of the night, quickly: people roll through the controller, computers in-process
     while not controller.is_over():
         if controller.is_person_turn():
@@ -200,8 +200,8 @@ def test_a_twelve_player_night_set_up_on_the_new_game_screen_played_to_the_stand
     assert f"1. Player {winner + 1}:" in screen.end.body.text
     click_on(window, button_named(window.active_screen, "Look at the board"))
     pixels = frame(window, 2)
-    assert view.sheet_visible and share(pixels, is_sheet) > 0.12   # the standings on the table
-    texts = [item.text for item in view.sheet_labels]
+    assert view.sheet.visible and share(pixels, is_sheet) > 0.12   # the standings on the table
+    texts = [item.text for item in view.sheet.labels]
     assert "Standings: the night is over" in texts and f"Player {winner + 1}" in texts
     assert texts.index(f"Player {winner + 1}") < min(texts.index(f"Player {s + 1}") for s in range(12)
                                                      if s != winner)
@@ -273,7 +273,7 @@ def test_a_night_in_the_smallest_window_stays_legible(gui):
         assert view.set_label.text.startswith("Player 1 rolls")
         assert view.set_label.x + view.set_label.content_width < view.target_caption.x
         title = view.tables[0].title
-        north_token = view.tokens[2]
+        north_token = view.tokens.sprites[2]
         assert title.x < north_token.x - north_token.width / 2            # right-anchored, left of it
 
 
@@ -324,8 +324,8 @@ def test_a_bunko_word_is_replaced_by_the_next_and_goes_sooner_at_instant_pace(gu
     window, app = gui
     screen = _start(app, window, [Seat(PERSON)] + [Seat(COMPUTER, "random")] * 3, {"pace": "instant"})
     view = screen.view
-    view._flash("BUNKO!", view.spots[0], (255, 214, 90, 255))
-    view._flash("BUNKO!", view.spots[0], (255, 214, 90, 255))
+    view.flash("BUNKO!", view.spots[0], (255, 214, 90, 255))
+    view.flash("BUNKO!", view.spots[0], (255, 214, 90, 255))
     assert len(view.flashes) == 1                      # not one word over another
     screen.controller.computer_delay = 60.0            # nothing else happens meanwhile
     view.update(FLASH_SECONDS["instant"] + 0.05)
@@ -339,7 +339,7 @@ def test_five_tables_in_a_small_window_do_not_overlap(gui):
     import itertools
 
     from simulator.core.controller import COMPUTER, PERSON, Seat
-    from simulator.games.bunko.view import room_layout
+    from simulator.games.bunko.room import room_layout
 
     spots = room_layout(5, 0, 0, 460, 540)
     for a, b in itertools.combinations(spots, 2):
@@ -366,9 +366,9 @@ def test_five_tables_in_a_small_window_do_not_overlap(gui):
 
         state = screen.controller.state
         for a, b in itertools.combinations(range(state.players), 2):
-            if state.table_of(a)[0] == state.table_of(b)[0] or not view.names[a].text:
+            if state.table_of(a)[0] == state.table_of(b)[0] or not view.tokens.names[a].text:
                 continue
-            (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = box(view.names[a]), box(view.names[b])
+            (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = box(view.tokens.names[a]), box(view.tokens.names[b])
             assert ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0, (a, b)   # records apart
 
 
@@ -381,9 +381,8 @@ def test_the_score_sheet_fits_a_small_window(gui):
     with small_window(window):
         screen = _start(app, window, [Seat(PERSON)] + [Seat(COMPUTER, "random")] * 7, {"tables": 2})
         view = screen.view
-        view.sheet_visible = True
-        view._build_sheet()
-        panel = view.sheet_panel
+        view.show_sheet(True)
+        panel = view.sheet.panel
         left, right = panel.x, panel.x + panel.width
 
         def span(item):
@@ -392,11 +391,11 @@ def test_the_score_sheet_fits_a_small_window(gui):
                 x0 = {"left": item.x, "center": item.x - w / 2, "right": item.x - w}[item.anchor_x]
                 return x0, x0 + w
             return item.x - item.radius, item.x + item.radius      # a chip
-        for item in view.sheet_labels + [m for m in view.sheet_marks if hasattr(m, "radius")]:
+        for item in view.sheet.labels + [m for m in view.sheet.marks if hasattr(m, "radius")]:
             x0, x1 = span(item)
             assert left <= x0 and x1 <= right, getattr(item, "text", "chip")
         rows: dict[float, list] = {}
-        for item in view.sheet_labels:
+        for item in view.sheet.labels:
             if item.text:
                 rows.setdefault(round(item.y), []).append(span(item))
         for spans in rows.values():                              # no two texts of a row touch
@@ -410,7 +409,7 @@ def test_hovering_a_player_says_their_table_and_partner_first(gui):
     window, app = gui
     screen = _start(app, window, [Seat(PERSON)] + [Seat(COMPUTER, "random")] * 7, {"tables": 2})
     view = screen.view
-    x, y = view.token_xy[5]
+    x, y = view.tokens.xy[5]
     window.dispatch_event("on_mouse_motion", x, y, 0, 0)
     window.pump(1)
     table, chair = screen.controller.state.table_of(5)
@@ -443,7 +442,7 @@ def test_in_round_two_the_table_and_the_hint_name_the_partners_of_now(gui):
     the caption says which round it tells of, and the hint follows the new seating."""
     window, app = gui
     screen, controller, view = _four_at_one_table(app, window)
-    x, y = view.token_xy[0]                                     # Player 1 keeps chair 0 at one table
+    x, y = view.tokens.xy[0]                                    # Player 1 keeps chair 0 at one table
     window.dispatch_event("on_mouse_motion", x, y, 0, 0)
     window.pump(1)
     assert view.hint.startswith("Player 1: table 1, partner Player 3")
@@ -466,21 +465,21 @@ def test_the_end_dialog_leaves_the_standings_in_sight_and_says_each_players_tabl
     window, app = gui
     screen, controller, view = _four_at_one_table(app, window)
     _play_on(window, controller, controller.is_over)
-    assert screen.end.visible and view.sheet_visible
+    assert screen.end.visible and view.sheet.visible
     try:
         for width, height in ((1920, 1080), (1280, 800), (800, 560)):
             window.set_size(width, height)
             window.dispatch_event("on_resize", width, height)
             window.pump(2)
-            dialog, sheet = screen.end.panel, view.sheet_panel
+            dialog, sheet = screen.end.panel, view.sheet.panel
             if height >= 800:                                    # room for both
                 assert dialog.y >= sheet.y + sheet.height or dialog.y + dialog.height <= sheet.y
-            lines = sorted({item.y for item in view.sheet_labels}, reverse=True)
-            for item in view.sheet_labels:                        # title, heads, the first three
+            lines = sorted({item.y for item in view.sheet.labels}, reverse=True)
+            for item in view.sheet.labels:                        # title, heads, the first three
                 if item.y >= lines[4]:
                     assert item.y - 4 >= dialog.y + dialog.height, (width, height, item.text)
-        heading = next(item for item in view.sheet_labels if item.text == "Table")
-        tables = [item.text for item in view.sheet_labels if item.x == heading.x and item is not heading]
+        heading = next(item for item in view.sheet.labels if item.text == "Table")
+        tables = [item.text for item in view.sheet.labels if item.x == heading.x and item is not heading]
         assert tables == [str(controller.state.table_of(seat)[0] + 1) for seat in controller.state.standings()]
     finally:
         window.set_size(1280, 800)
@@ -497,9 +496,9 @@ def test_who_plays_never_runs_into_the_wins_column_at_the_end_of_the_night(gui):
         window.set_size(1920, 1080)
         window.dispatch_event("on_resize", 1920, 1080)
         window.pump(2)
-        heading = next(item for item in view.sheet_labels if item.text == "Wins")
-        wins = [item for item in view.sheet_labels if item.x == heading.x and item is not heading]
-        computers = [item for item in view.sheet_labels if item.text.startswith("Computer")]
+        heading = next(item for item in view.sheet.labels if item.text == "Wins")
+        wins = [item for item in view.sheet.labels if item.x == heading.x and item is not heading]
+        computers = [item for item in view.sheet.labels if item.text.startswith("Computer")]
         assert computers
         for who in computers:
             figure = next(item for item in wins if abs(item.y - who.y) < 1)

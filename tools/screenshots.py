@@ -67,6 +67,7 @@ def bandida_screenshot(window, app) -> None:
     """Mode 2 with a person and two random players, nine rounds in, a card of the person's hand
     held over a spot where it fits (the spots lit)."""
     from simulator.core.controller import COMPUTER, PERSON, Seat
+    from simulator.games.bandida.spots import card_centre
 
     seats = [Seat(PERSON), Seat(COMPUTER, "random"), Seat(COMPUTER, "random")]
     app.start_game("bandida", {"mode": 2}, seats, seed=4)
@@ -81,17 +82,17 @@ def bandida_screenshot(window, app) -> None:
     controller.play_computer_moves()
     window.pump(3)
     state = view.state
-    for index, kind in enumerate(state.hands[view._hand_seat()]):
+    for index, kind in enumerate(state.hands[view.hand.seat(state)]):
         moves = state.placements([kind])
         if moves:
             move = moves[len(moves) // 2]
-            card, _ = view.hand_sprites[index]
+            card, _ = view.hand.sprites[index]
             window.dispatch_event("on_mouse_motion", card.x, card.y, 0, 0)
             window.dispatch_event("on_mouse_press", card.x, card.y, 1, 0)
             window.dispatch_event("on_mouse_release", card.x, card.y, 1, 0)
-            while view.rotation != move.rotation:
+            while view.pointer.rotation != move.rotation:
                 view.on_key_press(key_r(), 0)
-            spot = view.to_pixel(*view.card_centre(move.x, move.y, move.rotation))
+            spot = view.table.to_pixel(*card_centre(move.x, move.y, move.rotation))
             window.dispatch_event("on_mouse_motion", *spot, 0, 0)
             break
     window.pump(3)

@@ -1,4 +1,6 @@
-"""Bandida's card faces and backs, painted with numpy (no image files, no window needed).
+"""Bandida's pictures and colours: card faces, backs and the felt painted with numpy (no image
+files; the pixels need no window), made into images once per process (`face_image`,
+`back_image`, `felt_image`), and the colours the table draws with.
 
 A face is earth with tunnels dug into it: brown grainy soil, a dark tunnel with a lighter rim
 running from each opening to the middle of its cell, the two cells' tunnels joined through the
@@ -8,6 +10,8 @@ sprite. Rows run bottom to top, as pyglet images do.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
@@ -20,11 +24,13 @@ from simulator.games.bandida.cards import (
     DYNAMITE,
     EDGE_CELL,
     EDGE_DIRECTION,
+    KINDS,
     LADDER,
     SKIP,
     SUPER,
     Kind,
 )
+from simulator.render.image_cache import ImageCache, painted
 from simulator.render.textures import _smooth_noise
 
 CELL_PX = 64
@@ -202,3 +208,55 @@ def felt_pixels(size: int = 256, seed: int = 3) -> np.ndarray:
     out[..., :3] = np.clip(rgb, 0, 255)
     out[..., 3] = 255
     return out
+
+
+# --- the pictures the table shows, each made once per process and shared by every view ------------
+FELT_PX = 512
+
+
+def _picture(name: tuple[str, int, int]) -> Any:
+    what, kind, side = name
+    if what == "back":
+        return painted(back_pixels())
+    if what == "felt":
+        return painted(felt_pixels(FELT_PX), centre=False)
+    return painted(card_pixels(KINDS[kind], side or 6))
+
+
+_IMAGES: ImageCache[tuple[str, int, int]] = ImageCache(_picture)
+
+
+def face_image(kind: int, side: int) -> Any:
+    """The face of a card kind (side 5 or 6 of a two-sided card; 0: its only side), centred."""
+    return _IMAGES.get(("face", kind, side))
+
+
+def back_image() -> Any:
+    """The back every card shows face down, centred."""
+    return _IMAGES.get(("back", 0, 0))
+
+
+def felt_image() -> Any:
+    """The table's felt, FELT_PX square, anchored at its lower left."""
+    return _IMAGES.get(("felt", 0, 0))
+
+
+# --- the table's colours (RGBA) --------------------------------------------------------------------
+VIGNETTE = (10, 30, 16, 110)             # the felt darker at its edges
+STRIP = (52, 34, 20, 255)                # the wooden strip of the viewer's hand and the pile
+STRIP_EDGE = (150, 104, 56, 255)
+TOP_STRIP = (52, 34, 20, 235)            # the strip of the other hands
+BANNER = (20, 16, 12, 190)               # the box of what just happened
+BANNER_TEXT = (250, 236, 200, 255)
+PILE_TEXT = (240, 226, 190, 255)         # the pile's count, the other seats' names
+HAND_TEXT = (230, 210, 170, 255)         # the hand's title, the number key over each card
+NOTE_TEXT = (200, 186, 150, 255)         # counts under the other hands, the cards out of the game
+SHADOW = (0, 0, 0, 70)                   # under each card of the network
+EXIT_LIGHT = (255, 214, 90, 220)         # an open exit
+BLAST_RING = (230, 50, 40, 255)          # a card the dynamite may blow up
+LOST_RING = (235, 40, 30, 255)           # the cell the game was lost to
+CHOSEN_RING = (255, 240, 120, 255)       # the thing under the mouse, or chosen with Tab
+UNAVAILABLE_RING = (120, 120, 120, 200)  # a card the dynamite may not blow up, hovered
+SPOT_LIT = (255, 210, 60, 90)            # a spot where the held card fits
+SPOT_CHOSEN = (120, 240, 120, 120)       # the spot it would go to now
+REFUSED_TINT = (255, 120, 110)           # the held card over a spot where it does not fit
