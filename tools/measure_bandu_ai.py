@@ -34,6 +34,9 @@ def play(job: tuple[list[str], int, dict]) -> dict:
     result = {"winners": controller.state.winners(), "think": controller.think_seconds,
               "placements": controller.state.placements}
     controller.close()
+    # each game as it ends, on standard error: a long run stopped part way still says what it measured
+    print(json.dumps({"seed": seed, "winners": result["winners"], "placements": result["placements"]}),
+          file=sys.stderr, flush=True)
     return result
 
 

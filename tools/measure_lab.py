@@ -49,7 +49,7 @@ def verdicts(state: BanduState, moving: int | None) -> tuple[float, str]:
     noise = np.random.default_rng(0)
     started = time.perf_counter()
     try:
-        out = "".join("S" if lab.trial(Place(piece, dx, 0.0), Tremor(1.0, 1.0), noise)[0] else "f"
+        out = "".join("S" if lab.trial(Place(piece, dx, 0.0), Tremor(1.0, 1.0), noise).stood else "f"
                       for piece in PIECES for dx in OFFSETS_MM for _ in range(2))
     finally:
         lab.close()

@@ -10,11 +10,11 @@ points form one hollow; it is reported by its centre (weighted by depth) and its
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
 
+from simulator.physics.height_map import connected_groups, tower_height_map
 from simulator.physics.world import World
 
 
@@ -63,21 +63,8 @@ def find_hollows(heights_mm: np.ndarray, xs_mm: np.ndarray, ys_mm: np.ndarray, r
     groove = np.nan_to_num(np.maximum(along_x, along_y), nan=-np.inf)
     hole = np.nan_to_num(np.minimum(along_x, along_y), nan=-np.inf)
     inside = groove >= depth_mm
-    seen = np.zeros(inside.shape, dtype=bool)
     hollows = []
-    for start in zip(*np.nonzero(inside), strict=True):
-        if seen[start]:
-            continue
-        seen[start] = True
-        members, queue = [], deque([start])
-        while queue:
-            i, j = queue.popleft()
-            members.append((i, j))
-            for ni, nj in ((i + a, j + b) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b):
-                if 0 <= ni < inside.shape[0] and 0 <= nj < inside.shape[1] and inside[ni, nj] \
-                        and not seen[ni, nj]:
-                    seen[ni, nj] = True
-                    queue.append((ni, nj))
+    for members in connected_groups(inside):
         weights = np.array([groove[m] for m in members])
         x = float(np.average([xs_mm[i] for i, _ in members], weights=weights))
         y = float(np.average([ys_mm[j] for _, j in members], weights=weights))
@@ -92,10 +79,5 @@ def tower_hollows(world: World, bodies: list[int], step_mm: float = 3.0, margin_
     """The hollows on top of a tower of `bodies`, in the table's frame (mm), deepest first."""
     if not bodies:
         return []
-    boxes = np.array([sum(map(list, world.client.getAABB(b)), []) for b in bodies])
-    low = boxes[:, :2].min(axis=0) * 1000 - margin_mm
-    high = boxes[:, 3:5].max(axis=0) * 1000 + margin_mm
-    xs = np.arange(low[0], high[0] + step_mm / 2, step_mm)
-    ys = np.arange(low[1], high[1] + step_mm / 2, step_mm)
-    heights = world.surface_heights(xs / 1000, ys / 1000, bodies) * 1000
+    heights, xs, ys = tower_height_map(world, bodies, step_mm, margin_mm)
     return find_hollows(heights, xs, ys, reach_mm, depth_mm)

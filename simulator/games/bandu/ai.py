@@ -8,7 +8,10 @@ with a hand tremor so that only placements that survive small mistakes score wel
   over the tower's axis, over its top piece and over the hollows of its top where a piece can
   hook in: holes, cups, grooves, notches) are each tried a few times, the plainest first; the
   one that stands most often wins (ties: the one that moved least). The chosen pose is then
-  released with the player's own tremor, so weaker players make human mistakes.
+  released with the player's own tremor, so weaker players make human mistakes. In an auction
+  game they also aim at the tower's shelves (flat spots where the piece lands clear of the
+  rest, physics/shelves.py), and a piece that leaves no platform tries those first and scores
+  for the room it leaves the next piece, so it goes towards an end of the base.
 - Judging a piece for a seat: its cost is the share of trials in which the seat's best quick
   placement fell (the easy player uses the rules' rough model instead of physics), plus what a
   pointed or rounded top will cost later, less what the top it covers costs now: placing a
@@ -38,8 +41,10 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -57,11 +62,13 @@ from simulator.games.bandu.rules import (
     Respond,
     tower_key,
 )
+from simulator.physics.height_map import tower_height_map
 from simulator.physics.hollows import tower_hollows
 from simulator.physics.placement import most_stable_orientation, resting_faces
+from simulator.physics.shelves import STEP_MM, landing_spots, room_mm2, shelf_aims
 from simulator.physics.stability import tower_fallen
 from simulator.physics.tremor import Tremor
-from simulator.physics.world import PhysicsSettings, Quat, World, pybullet
+from simulator.physics.world import PhysicsSettings, Quat, World, pybullet, rotate, support_points
 from simulator.pieces.catalogue import kind
 
 LAB_SETTLE_SECONDS = 2.0
@@ -78,6 +85,12 @@ POINT_PERCH_RISK = 0.7          # and any other piece (a fir tree on a doorknob)
 BEAN_VALUE = 0.05               # a bean a rival pays, in fall chances: one refusal fewer later
 OTHERS_CARELESS = 0.05          # the chance another player answers against one's model of it
 ACCEPT_SPREAD = 0.05            # fall chance: how sharp the others' acceptance rule is modelled
+ROOM_FULL_MM2 = 600.0           # room left for the next piece (shelves.room_mm2) that is plenty:
+# the landing spots on a 40 mm cube's top for another such cube
+FLAT_ENOUGH = 0.5               # a piece whose top_flatness is below this leaves no platform: it
+# keeps room beside itself for the next piece (a flat one is the next piece's platform)
+ROOM_WEIGHT = 0.2               # what room for the next piece is worth against a stand rate of 1
+# (less than one trial of two: room never buys a placement that falls more often)
 
 
 @dataclass(frozen=True)
@@ -105,11 +118,16 @@ LEVELS = {
 }
 
 
+def _turned(orientation: Quat, yaw_deg: float) -> Quat:
+    """`orientation`, then a turn of `yaw_deg` about the vertical."""
+    yaw_q = pybullet.getQuaternionFromEuler([0.0, 0.0, math.radians(yaw_deg)])
+    return pybullet.multiplyTransforms((0, 0, 0), yaw_q, (0, 0, 0), orientation)[1]
+
+
 def _placement_for(piece: str, face_orientation: Quat, yaw_deg: float, x: float, y: float) -> Place:
     """The Place action whose release orientation is `face_orientation` turned by `yaw_deg`: the
     referee turns the most stable face by (roll, pitch, yaw), so express the face that way."""
-    yaw_q = pybullet.getQuaternionFromEuler([0.0, 0.0, math.radians(yaw_deg)])
-    wanted = pybullet.multiplyTransforms((0, 0, 0), yaw_q, (0, 0, 0), face_orientation)[1]
+    wanted = _turned(face_orientation, yaw_deg)
     inverse = pybullet.invertTransform((0, 0, 0), most_stable_orientation(piece))[1]
     turn = pybullet.multiplyTransforms((0, 0, 0), wanted, (0, 0, 0), inverse)[1]
     roll, pitch, yaw = (round(math.degrees(a), 1) + 0.0 for a in pybullet.getEulerFromQuaternion(turn))
@@ -190,6 +208,18 @@ def _wrapped(degrees: float) -> float:
     return (degrees + 180.0) % 360.0 - 180.0
 
 
+def footprint_half_mm(piece: str, orientation: Quat) -> tuple[float, float]:
+    """Half the piece's extent along x and y (mm) from its centre of mass, turned to `orientation`."""
+    points = rotate(orientation, support_points(piece)) * 1000
+    return float(np.abs(points[:, 0]).max()), float(np.abs(points[:, 1]).max())
+
+
+class Trial(NamedTuple):
+    stood: bool
+    moved_mm: float             # how far the tower's pieces moved
+    room_mm2: float             # what the tower left for the next piece (0 when not asked for)
+
+
 class TowerLab:
     """One seat's tower, rebuilt from the state's settled poses, to try placements on."""
 
@@ -218,6 +248,7 @@ class TowerLab:
             self.moving = by_height[-moving:]
         self.snapshot = self.world.save_state()
         self._aims: list[tuple[float, float]] | None = None
+        self._heights: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def close(self) -> None:
         self.world.close()
@@ -247,8 +278,22 @@ class TowerLab:
             self._aims = aims
         return self._aims
 
-    def trial(self, place: Place, tremor: Tremor, rng: np.random.Generator) -> tuple[bool, float]:
-        """(stood, how far the tower's pieces moved, mm) for one release of `place`."""
+    def shelf_aims_mm(self, piece: str, orientation: Quat) -> list[tuple[float, float]]:
+        """Where on the tower's shelves `piece`, turned to `orientation`, lands flat and clear of
+        the rest (shelves.py): the two largest shelves' middles and spots towards their ends,
+        from the tower's axis (mm); none on a tower of no pieces."""
+        if not self.tower:
+            return []
+        if self._heights is None:
+            self._heights = tower_height_map(self.world, self.tower, STEP_MM, margin_mm=6.0)
+        heights, xs, ys = self._heights
+        spots = landing_spots(heights, STEP_MM, *footprint_half_mm(piece, orientation))
+        return [(round(x - self.axis[0] * 1000, 1), round(y - self.axis[1] * 1000, 1))
+                for x, y in shelf_aims(spots, xs, ys)]
+
+    def trial(self, place: Place, tremor: Tremor, rng: np.random.Generator, room: bool = False) -> Trial:
+        """One release of `place`; with `room`, what a tower that stood leaves for the next piece
+        (shelves.room_mm2)."""
         world = self.world
         before = [world.pose(b)[0] for b in self.tower]
         xy, orientation = tremor.shake((self.axis[0] + place.x_mm / 1000, self.axis[1] + place.y_mm / 1000),
@@ -260,8 +305,9 @@ class TowerLab:
         stood = not tower_fallen(world, bodies)
         moved = max((math.dist(p, world.pose(b)[0]) * 1000 for p, b in zip(before, self.tower, strict=True)),
                     default=0.0)
+        left = room_mm2(tower_height_map(world, bodies, STEP_MM, margin_mm=6.0)[0]) if room and stood else 0.0
         world.restore_state(self.snapshot)
-        return stood, moved
+        return Trial(stood, moved, left)
 
     def removal_moves(self, piece_index: int) -> float:
         """How far the rest of the tower moves (mm) when the piece at `piece_index` is taken off;
@@ -307,40 +353,63 @@ class BanduAgent:
 
     # --- placing ---------------------------------------------------------------------------------
     def candidates(self, piece: str, aims_mm: list[tuple[float, float]] | None = None,
-                   face_indexes: list[int] | None = None) -> list[Place]:
+                   face_indexes: list[int] | None = None,
+                   shelves: Callable[[Quat], list[tuple[float, float]]] | None = None,
+                   shelves_first: bool = False) -> list[Place]:
         """Aim points x resting faces x yaws x offsets, the plainest first: every aim point and
         face without a turn or an offset before the turns and offsets (the fine tuning), each
         group in order of how far its choices are from the first (the axis, the most stable
-        face), so that a small budget tries every hollow before it tunes one spot."""
+        face), so that a small budget tries every hollow before it tunes one spot. `shelves`
+        adds, after the aim points (before them with `shelves_first`), where the piece turned to
+        each orientation lands flat beside the rest (TowerLab.shelf_aims_mm)."""
         level = self.level
         every = resting_faces(piece)
         order = face_indexes if face_indexes is not None else list(range(len(every)))
         orientations = [every[i].orientation for i in order[:level.faces]] or [most_stable_orientation(piece)]
-        aims = aims_mm or [(0.0, 0.0)]
+        common = aims_mm or [(0.0, 0.0)]
+        aims: dict[tuple[int, int], list[tuple[float, float]]] = {}
+        for face, orientation in enumerate(orientations):
+            for turn, yaw in enumerate(level.yaws):
+                found = shelves(_turned(orientation, yaw)) if shelves is not None else []
+                points: list[tuple[float, float]] = []
+                for point in (found + common) if shelves_first else (common + found):
+                    if all(math.dist(point, other) > SAME_CENTRE_MM for other in points):
+                        points.append(point)
+                aims[face, turn] = points
         choices = sorted(((turn + offset, aim + face), (aim, face, turn, offset))
-                         for aim in range(len(aims)) for face in range(len(orientations))
-                         for turn in range(len(level.yaws)) for offset in range(len(level.offsets_mm)))
+                         for face in range(len(orientations)) for turn in range(len(level.yaws))
+                         for aim in range(len(aims[face, turn])) for offset in range(len(level.offsets_mm)))
         places = []
         for _, (aim, face, turn, offset) in choices:
-            (cx, cy), (dx, dy) = aims[aim], level.offsets_mm[offset]
+            (cx, cy), (dx, dy) = aims[face, turn][aim], level.offsets_mm[offset]
             places.append(_placement_for(piece, orientations[face], level.yaws[turn], cx + dx, cy + dy))
         return places
 
     def best_placement(self, lab: TowerLab, piece: str, trials: int, noise: np.random.Generator,
-                       face_indexes: list[int] | None = None) -> tuple[Place, float]:
-        """The candidate that stood most often (ties: moved least), and its stand rate."""
-        best: tuple[float, float, Place] | None = None
-        for place in self.candidates(piece, lab.aim_points_mm(), face_indexes):
-            results = [lab.trial(place, self.level.lab_hand, noise) for _ in range(trials)]
+                       face_indexes: list[int] | None = None, shelves: bool = False,
+                       keep_room: bool = False) -> tuple[Place, float]:
+        """The candidate that stood most often (ties: moved least), and its stand rate.
+        `shelves`: also aim beside the top, where the piece lands flat on a lower shelf (a tower
+        of an auction game takes pieces in no order of its own). `keep_room` (for a piece that
+        leaves no platform): the shelves are tried first (a flat spot of its own, not a perch on
+        another point), and a candidate also scores for the room it leaves the next piece
+        (ROOM_WEIGHT), so a cone goes towards the end of the base rather than its middle."""
+        best: tuple[float, float, float, Place] | None = None
+        turned = (lambda orientation: lab.shelf_aims_mm(piece, orientation)) if shelves else None
+        for place in self.candidates(piece, lab.aim_points_mm(), face_indexes, turned, shelves_first=keep_room):
+            results = [lab.trial(place, self.level.lab_hand, noise, room=keep_room) for _ in range(trials)]
             self.trials_left -= trials
-            rate = sum(stood for stood, _ in results) / trials
-            moved = sum(m for _, m in results) / trials
-            if best is None or (rate, -moved) > (best[0], -best[1]):
-                best = (rate, moved, place)
-            if (rate == 1.0 and moved < 0.5) or self.trials_left <= 0:
+            rate = sum(r.stood for r in results) / trials
+            moved = sum(r.moved_mm for r in results) / trials
+            stood = [r.room_mm2 for r in results if r.stood]
+            room = min(1.0, sum(stood) / len(stood) / ROOM_FULL_MM2) if keep_room and stood else 0.0
+            score = rate + ROOM_WEIGHT * room
+            if best is None or (score, -moved) > (best[0], -best[1]):
+                best = (score, moved, rate, place)
+            if (rate == 1.0 and moved < 0.5 and (room == 1.0 or not keep_room)) or self.trials_left <= 0:
                 break                       # as good as it gets, or the budget is spent
         assert best is not None
-        return best[2], best[0]
+        return best[3], best[2]
 
     def planned_place(self, state: BanduState, noise: np.random.Generator) -> Place:
         """The placement this player finds best for the piece `state` awaits, before its own
@@ -354,7 +423,9 @@ class BanduAgent:
             return planned
         lab = TowerLab(state, state.placer, moving=LAB_MOVING)
         try:
-            return self.best_placement(lab, piece, self.level.trials, noise, self._faces(state, piece))[0]
+            return self.best_placement(lab, piece, self.level.trials, noise, self._faces(state, piece),
+                                       shelves=self._keeps_room(state),
+                                       keep_room=self._keeps_room(state) and top_flatness(piece) < FLAT_ENOUGH)[0]
         finally:
             lab.close()
 
@@ -386,7 +457,8 @@ class BanduAgent:
                       self.level.hand)
         judge = BanduAgent(quick)
         judge.trials_left = self.trials_left
-        _, rate = judge.best_placement(labs[seat], piece, self.level.judge_trials, noise)
+        _, rate = judge.best_placement(labs[seat], piece, self.level.judge_trials, noise,
+                                       shelves=self._keeps_room(state))
         self.trials_left = judge.trials_left
         return 1.0 - rate + later
 
@@ -445,6 +517,12 @@ class BanduAgent:
         """Which faces to try: in a tower built alone, the platform face first (the builder);
         in an auction game, the most stable first."""
         return face_order(piece) if state.variant in ("solo", "chain") else None
+
+    @staticmethod
+    def _keeps_room(state: BanduState) -> bool:
+        """In an auction game the pieces come in no order of one's own: keep room beside a
+        pointed top for the next one. A tower built alone is planned instead (builder.py)."""
+        return state.variant not in ("solo", "chain")
 
     @staticmethod
     def _plan_key(state: BanduState, piece: str) -> tuple:

@@ -79,7 +79,7 @@ def _probe_worker(connection: Any, trials: int, tremor: Tremor) -> None:
         for trial in range(trials):
             if connection.poll():           # a newer question: this one is abandoned
                 break
-            ok, _ = lab.trial(place, tremor, np.random.default_rng((SEED, trial)))
+            ok = lab.trial(place, tremor, np.random.default_rng((SEED, trial))).stood
             stood += ok
             connection.send((request, stood, trial + 1))
         message = connection.recv()      # the newer question, or the next one
