@@ -58,7 +58,7 @@ def _phase(screen) -> str:
 
 def _mole_target(view):
     """A lit mole (an action and where it is drawn)."""
-    found = [(a, x, y) for a, x, y, _ in view.targets if a.kind == "mole"]
+    found = [(a, x, y) for a, x, y, _ in view.pointer.targets if a.kind == "mole"]
     return found[0] if found else None
 
 
@@ -66,7 +66,7 @@ def _mole_to_a_hole(view, also=lambda mole: True):
     """A lit mole that runs to a hole (so the look follows), and for which also(mole) holds; or
     None. An action and where the mole is drawn."""
     state = view.state
-    found = [(a, x, y) for a, x, y, _ in view.targets if a.kind == "mole"
+    found = [(a, x, y) for a, x, y, _ in view.pointer.targets if a.kind == "mole"
              and state.destination(a.a, state.symbol) != DEN_ENTRANCE and also(a.a)]
     return found[0] if found else None
 
@@ -87,10 +87,10 @@ def _play_until_a_mole_move(window, screen, wanted=_mole_target):
         found = wanted(view)
         if found:
             return found
-        action, x, y, _ = view.targets[0]
+        action, x, y, _ = view.pointer.targets[0]
         click(window, x, y)
         if _phase(screen) == "look":
-            click_on(window, view.buttons["no-look"])
+            click_on(window, view.card.buttons["no-look"])
     raise AssertionError("no such mole to move in 40 turns")
 
 
@@ -101,14 +101,14 @@ def test_the_board_is_drawn(gui):
     screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "mcts:easy"), Seat(COMPUTER, "mcts:easy")])
     window.pump(60)                                           # the dice land
     view = screen.view
-    assert screen.title == "game" and len(view.dens) == 3 and len(view.moles) == 9
+    assert screen.title == "game" and len(view.meadow.dens) == 3 and len(view.animals.moles) == 9
     pixels = frame(window)
     assert share(pixels, is_grass) > 0.25                     # the meadow fills much of the window
     assert share(pixels, is_straw) > 0.004                    # the haystack
     assert share(pixels, is_hole) > 0.01                      # 24 holes and the den entrance
     assert share(pixels, is_mole_fur) > 0.004                 # nine moles on the haystack
     assert share(pixels, is_die) > 0.002                      # the two dice in their tray
-    assert "Each turn" in view.log_label.text or "(computer)" in view.log_label.text
+    assert "Each turn" in view.turn_log.label.text or "(computer)" in view.turn_log.label.text
 
 
 def test_a_turn_played_with_the_mouse(gui):
@@ -121,15 +121,15 @@ def test_a_turn_played_with_the_mouse(gui):
     action, x, y = _play_until_a_mole_move(
         window, screen, lambda v: _refused_moles(v.state) and _mole_to_a_hole(v))
     state = controller.state
-    assert view.figure_die.rolling or controller.ply() > 0
+    assert view.dice.figure_die.rolling or controller.ply() > 0
     window.pump(60)
-    assert not view.figure_die.rolling
+    assert not view.dice.figure_die.rolling
     # every move is lit; hovering one shows where it would go
-    assert len(view.lights) == len([a for a in state.legal_actions() if a.kind in ("mole", "dog")])
+    assert len(view.pointer.lights) == len([a for a in state.legal_actions() if a.kind in ("mole", "dog")])
     window.dispatch_event("on_mouse_motion", x, y, 0, 0)
     window.pump(1)
     destination = state.destination(action.a, state.symbol)
-    assert view.ghost.visible and view.hover_ring.visible
+    assert view.pointer.ghost.visible and view.pointer.hover_ring.visible
     assert view.hint.startswith(f"Mole {action.a + 1}") and (f"hole {destination}" in view.hint
                                                             or "den" in view.hint)
     assert " ".join(view.hint.split()) in " ".join(screen.hint.text.split())   # shown as it is
@@ -137,7 +137,7 @@ def test_a_turn_played_with_the_mouse(gui):
     others = _refused_moles(state)
     assert others
     plies = controller.ply()
-    click(window, *view.mole_xy(state, others[0]))
+    click(window, *view.board.mole_xy(state, others[0]))
     assert screen.toast.message and controller.ply() == plies
     # the click moves it; undo takes it back before the look
     click(window, x, y)
@@ -149,20 +149,20 @@ def test_a_turn_played_with_the_mouse(gui):
     click(window, x, y)
     assert _phase(screen) == "look"
     mine = view.state.clan[action.a] == 0                      # as far as seat 0 knows
-    assert view.card_text.text.startswith("Your" if mine else "The")   # never a false 'your'
-    click_on(window, view.buttons["look"])
+    assert view.card.text.text.startswith("Your" if mine else "The")   # never a false 'your'
+    click_on(window, view.card.buttons["look"])
     assert _phase(screen) == "peek"
     window.pump(2)
-    assert view.peek_picture.visible and "Only you see this" in view.card_text.text
+    assert view.card.peek_picture.visible and "Only you see this" in view.card.text.text
     assert not screen.undo_button.enabled                   # the look cannot be taken back
     pixels = frame(window)
     assert share(pixels, is_grass) > 0.2
-    click_on(window, view.buttons["done"])
-    assert not view.peek_picture.visible
+    click_on(window, view.card.buttons["done"])
+    assert not view.card.peek_picture.visible
     # the computer answers and the log tells what it did
     wait_for_person(window, screen)
     window.pump(2)
-    assert "Ants (computer):" in view.log_label.text
+    assert "Ants (computer):" in view.turn_log.label.text
     newest = screen.move_log.lines[-1]            # the panel's move log shows the newest move
     assert newest.startswith(f"{len(screen.controller.history)}. ") and newest in screen.move_log.label.text
 
@@ -178,25 +178,25 @@ def test_a_turn_played_from_the_keyboard(gui):
     screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "mcts:easy")], seed=5)
     controller, view = screen.controller, screen.view
     wanted, _, _ = _play_until_a_mole_move(window, screen, _mole_to_a_hole)   # its move: the look follows
-    moves = [target[0] for target in view.targets]
-    assert moves and view.hover is None
+    moves = [target[0] for target in view.pointer.targets]
+    assert moves and view.pointer.hover is None
     seen = []
     for _ in moves:
         press(window, key.TAB)
-        seen.append(view.hover)
-        assert view.ghost.visible and view.hover_ring.visible and view.hint
+        seen.append(view.pointer.hover)
+        assert view.pointer.ghost.visible and view.pointer.hover_ring.visible and view.hint
     assert seen == moves                                      # each lit move once, in order
     press(window, key.TAB)
-    assert view.hover == moves[0]
+    assert view.pointer.hover == moves[0]
     press(window, key.TAB, key.MOD_SHIFT)
-    assert view.hover == moves[-1]
+    assert view.pointer.hover == moves[-1]
     for _ in moves:                                           # on to the mole that runs to a hole
-        if view.hover == wanted:
+        if view.pointer.hover == wanted:
             break
         press(window, key.TAB)
-    assert view.hover == wanted
+    assert view.pointer.hover == wanted
     plies = controller.ply()
-    chosen = controller.state.action_to_str(view.hover)
+    chosen = controller.state.action_to_str(view.pointer.hover)
     press(window, key.ENTER)
     assert controller.ply() > plies and controller.history[plies].action == chosen
     assert _phase(screen) == "look"
@@ -222,17 +222,17 @@ def test_the_peek_is_hidden_from_the_next_person(gui):
         found = controller.current_player() == 0 and _mole_to_a_hole(view, hidden_from_the_ants)
         if found:
             break
-        action, x, y, _ = view.targets[0]
+        action, x, y, _ = view.pointer.targets[0]
         click(window, x, y)
         if _phase(screen) == "look":
-            click_on(window, view.buttons["no-look"])
+            click_on(window, view.card.buttons["no-look"])
     else:
         raise AssertionError("seat 0 never had such a mole to move in 40 turns")
     action, x, y = found
     click(window, x, y)
     mole = action.a
     press(window, __import__("pyglet").window.key.L)
-    assert view.peek_picture.visible and view.state.clan[mole] == controller.state.clan[mole]
+    assert view.card.peek_picture.visible and view.state.clan[mole] == controller.state.clan[mole]
     press(window, __import__("pyglet").window.key.ENTER)
     window.pump(3)
     assert screen.handover.visible and not view.enabled
@@ -240,10 +240,10 @@ def test_the_peek_is_hidden_from_the_next_person(gui):
     assert share(pixels, is_grass) < 0.01                     # the table is hidden meanwhile
     click_on(window, button_named(screen, "I am Ants"))
     window.pump(2)
-    assert screen.viewer == 1 and view.enabled and not view.peek_picture.visible
+    assert screen.viewer == 1 and view.enabled and not view.card.peek_picture.visible
     assert controller.state.clan[mole] != 1                   # not the ants' own mole, so:
     assert view.state.clan[mole] == -1                        # seat 1 does not know what seat 0 saw
-    assert "looked under it" in view.log_label.text
+    assert "looked under it" in view.turn_log.label.text
     assert "ants" not in view.describe_move("arrange ants large")      # the haystack stays secret
 
 
@@ -259,13 +259,13 @@ def test_a_screenshot_with_a_lit_move(gui, tmp_path):
     path = window.take_screenshot(tmp_path / "buddel.png")
     assert path.exists() and path.stat().st_size > 50_000
     lit = frame(window)
-    for light in screen.view.lights:                          # the same table without the lights
+    for light in screen.view.pointer.lights:                  # the same table without the lights
         light.visible = False
     unlit = frame(window)
-    for light in screen.view.lights:
+    for light in screen.view.pointer.lights:
         light.visible = True
     height = lit.shape[0]
-    for _, tx, ty, radius in screen.view.targets:
+    for _, tx, ty, radius in screen.view.pointer.targets:
         rows = slice(int(height - ty - radius * 1.4), int(height - ty + radius * 1.4))
         columns = slice(int(tx - radius * 1.4), int(tx + radius * 1.4))
         change = np.abs(lit[rows, columns, :3].astype(int) - unlit[rows, columns, :3].astype(int)).sum(-1)
@@ -288,9 +288,9 @@ def test_a_finished_game_replays_move_by_move(gui):
         replay.seek(ply)
         window.pump(2)
         state = view.state
-        shown = sum(sprite.visible or turned.visible for sprite, turned in zip(view.moles, view.turned, strict=True))
+        shown = sum(sprite.visible or turned.visible for sprite, turned in zip(view.animals.moles, view.animals.turned, strict=True))
         assert shown == len(state.pos)                       # only the moles arranged so far
-    assert "are all home" in view.card_text.text
+    assert "are all home" in view.card.text.text
     pixels = frame(window)
     assert share(pixels, is_grass) > 0.2
 
@@ -301,9 +301,9 @@ def test_the_game_plays_on_in_a_small_window(gui):
     from pyglet.graphics import Batch, Group
 
     from simulator.core.controller import COMPUTER, Seat
-    from simulator.games.buddel_bande.view import _ellipse
+    from simulator.games.buddel_bande.dice_tray import ellipse
 
-    assert _ellipse(0, 0, 0.6, 0.4, (1, 2, 3), Batch(), Group()).shape._segments >= 12   # tiny: drawable
+    assert ellipse(0, 0, 0.6, 0.4, (1, 2, 3), Batch(), Group()).shape._segments >= 12   # tiny: drawable
     window, app = gui
     with small_window(window):
         screen = _start(app, window, [Seat(COMPUTER, "random"), Seat(COMPUTER, "random")], seed=4)
@@ -321,10 +321,10 @@ def test_the_log_keeps_inside_its_box(gui):
     screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "random"), Seat(COMPUTER, "random")])
     view = screen.view
     long = "Worms (computer): dog or any mole + flower; ran the medium mole from the haystack to hole 5, looked under it."
-    view.log = [long, long.replace("Worms", "Ants"), "Ladybirds: large mole + leaf; ran the large mole from hole 2 to hole 9."]
-    view._fit_log()
-    assert view.log_label.content_height <= view.log_box.height - 12     # it ran onto the meadow
-    assert view.log_label.text.endswith("to hole 9.")                      # the newest turn stays
+    view.turn_log.lines = [long, long.replace("Worms", "Ants"), "Ladybirds: large mole + leaf; ran the large mole from hole 2 to hole 9."]
+    view.turn_log.fit()
+    assert view.turn_log.label.content_height <= view.turn_log.box.height - 12   # it ran onto the meadow
+    assert view.turn_log.label.text.endswith("to hole 9.")                          # the newest turn stays
 
 
 def test_the_dog_sits_beside_its_own_hole(gui):
@@ -334,24 +334,24 @@ def test_the_dog_sits_beside_its_own_hole(gui):
     import math
 
     from simulator.core.controller import COMPUTER, PERSON, Seat
+    from simulator.games.buddel_bande.board import DOG_WIDTH
     from simulator.games.buddel_bande.rules import DEN_ENTRANCE, HOLES
-    from simulator.games.buddel_bande.view import DOG_WIDTH
 
     window, app = gui
     screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "random")])
     view, controller = screen.view, screen.controller
-    spots = {hole: view.dog_xy(hole) for hole in range(1, HOLES + 1)}
+    spots = {hole: view.board.dog_xy(hole) for hole in range(1, HOLES + 1)}
     for hole, spot in spots.items():
-        own = math.dist(spot, view.hole_xy(hole))
-        others = min(math.dist(spot, view.hole_xy(h)) for h in range(1, DEN_ENTRANCE + 1) if h != hole)
+        own = math.dist(spot, view.board.hole_xy(hole))
+        others = min(math.dist(spot, view.board.hole_xy(h)) for h in range(1, DEN_ENTRANCE + 1) if h != hole)
         assert own < 0.65 * others, hole
         nearest = min(math.dist(spot, spots[h]) for h in spots if h != hole)
-        assert nearest >= DOG_WIDTH * view.unit, hole
+        assert nearest >= DOG_WIDTH * view.board.unit, hole
     controller.state.dog = 17
     controller.version += 1
     for _ in range(90):                                          # the dog runs there
         window.pump(1)
-    assert math.dist((view.dog.x, view.dog.y), spots[17]) < 1
+    assert math.dist((view.animals.dog.x, view.animals.dog.y), spots[17]) < 1
 
 
 def test_the_first_player_is_chosen_among_the_seats_there_are(gui):

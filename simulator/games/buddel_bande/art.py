@@ -1,19 +1,26 @@
 """Buddel Bande's pictures, painted with numpy at start-up: the meadow, the haystack, the holes,
 the three symbols (flower, leaf, four-leaf clover), a mole seen from above, the four clans'
-pictures (ladybird, ant, worm, snail), Daniel the dog and the dens.
+pictures (ladybird, ant, worm, snail), Daniel the dog and the dens; made into images once per
+process (`image`), and the colours the board's words are written in.
 
 Every *_pixels function returns an RGBA uint8 array (rows bottom to top, as pyglet images
-want), so tests can check them without a window; the view turns them into images. Shapes are
+want), so tests can check them without a window; `image` turns them into images. Shapes are
 painted in unit coordinates (-1..1, y up) with anti-aliased edges.
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
+from simulator.games.buddel_bande.rules import CLANS, SYMBOL_NAMES
+from simulator.render.image_cache import ImageCache, painted
+
 RGB = tuple[int, int, int]
+TEXT = (250, 246, 232, 255)     # words on the meadow and the dark boxes
+INK = (46, 34, 22, 255)         # words on the action card
 
 
 class Canvas:
@@ -307,3 +314,28 @@ def ring_pixels(size: int = 96, colour: RGB = (255, 236, 140)) -> np.ndarray:
     glow = np.exp(-((r - 0.8) / 0.12) ** 2)
     c.paint(glow, colour)
     return c.pixels()
+
+
+# --- the images (made once per process) ----------------------------------------------------------
+
+def _picture(name: str) -> Any:
+    if name == "meadow":
+        return painted(meadow_pixels(600, 400), centre=False)
+    painters = {"hole": hole_pixels, "haystack": haystack_pixels, "den": den_pixels,
+                "mole": mole_pixels, "dog": dog_pixels, "shadow": shadow_pixels,
+                "ring": ring_pixels, "ring-hover": lambda: ring_pixels(colour=(255, 255, 255))}
+    if name in painters:
+        return painted(painters[name]())
+    if name in SYMBOL_NAMES:
+        return painted(SYMBOL_PAINTERS[SYMBOL_NAMES.index(name)]())
+    return painted(CLAN_PAINTERS[CLANS.index(name)]())
+
+
+_IMAGES: ImageCache[str] = ImageCache(_picture)
+
+
+def image(name: str) -> Any:
+    """The picture called `name`, centred (the meadow anchored at its lower left): "meadow",
+    "hole", "haystack", "den", "mole", "dog", "shadow", "ring" (a lit move), "ring-hover" (the
+    move pointed at), a symbol's name (rules.SYMBOL_NAMES) or a clan's (rules.CLANS)."""
+    return _IMAGES.get(name)
