@@ -8,7 +8,7 @@ to do. On Ctrl+C no new job starts, the jobs in progress (here or on the workers
 are handed back too, and `run_jobs` says it was interrupted; a second Ctrl+C stops at once (a
 job in progress in this process is lost). The first Ctrl+C is a flag, never an exception, so
 it cannot land in the middle of a job's clean-up. Jobs are submitted one per idle worker, so
-at most `workers` are ever in flight. Stability studies (studies/local.py) and the computer's solo
+at most `workers` are ever in flight. Stability studies (towers/studies/local.py) and the computer's solo
 record attempts (games/bandu/solo.py) run this way.
 """
 
@@ -42,7 +42,7 @@ def quiet_worker_start(module: str | None) -> None:
     and leave as soon as the process that started it is gone."""
     _leave_with_the_parent()
     if module is not None:
-        from simulator.physics.quiet import import_quietly
+        from simulator.core.quiet_output import import_quietly
 
         import_quietly(module)      # PyBullet prints its build time on import
 

@@ -1,7 +1,7 @@
 """A second, independent engine for the box validation scenes: MuJoCo.
 
 Builds an MJCF model of a parsed Scene whose pieces are all cuboids and runs it the way
-`simulator.physics.stability` runs PyBullet: the foundation released on the table, then each
+`simulator.towers.physics.stability` runs PyBullet: the foundation released on the table, then each
 explicit placement released at rest at its pose, raised just clear of overlap (bisection to
 0.05 mm, 0.1 mm off every body), and settled until at rest or a fall. A tower has fallen when
 a piece other than its foundation touches the table or the floor (within 0.5 mm), or the
@@ -37,11 +37,11 @@ import mujoco
 import numpy as np
 from scipy.spatial.transform import Rotation
 
-from simulator.physics.scene_file import Scene
-from simulator.physics.stability import PieceIds, PieceReport, SceneReport, TowerReport
-from simulator.physics.table import FLOOR_Z_M, TABLE_HALF_EXTENTS_M
-from simulator.pieces.build import load_piece
-from simulator.pieces.catalogue import BY_ID
+from simulator.towers.physics.scene_file import Scene
+from simulator.towers.physics.stability import PieceIds, PieceReport, SceneReport, TowerReport
+from simulator.towers.physics.table import FLOOR_Z_M, TABLE_HALF_EXTENTS_M
+from simulator.towers.pieces.build import load_piece
+from simulator.towers.pieces.catalogue import BY_ID
 
 GRAVITY = 9.81
 TABLE_HALF = TABLE_HALF_EXTENTS_M

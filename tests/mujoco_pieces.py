@@ -1,8 +1,8 @@
 """The random towers of real pieces in a second, independent engine: MuJoCo.
 
 tests/mujoco_boxes.py cross-checks the box scenes; this module does the same for towers of any
-of the 49 pieces, the way `simulator.physics.stability.build_tower` builds an `order` tower
-with the default placement policy (physics/placement.py) and the hand's tremor:
+of the 49 pieces, the way `simulator.towers.physics.stability.build_tower` builds an `order` tower
+with the default placement policy (towers/physics/placement.py) and the hand's tremor:
 
 - **Shapes.** Cuboids are box geoms of the catalogue's size, the ball an exact sphere (the
   poles and the tall cylinder exact cylinders only where PyBullet's `exact_cylinders` is on);
@@ -63,13 +63,13 @@ import mujoco
 import numpy as np
 from mujoco_boxes import SETTINGS, Settings, lift_until_clear
 
-from simulator.physics.placement import RELEASE_GAP_M, most_stable_orientation
-from simulator.physics.stability import tremor_rng
-from simulator.physics.tremor import NO_TREMOR, Tremor
-from simulator.physics.world import PhysicsSettings, support_points
-from simulator.pieces.build import exact_parts, load_piece
-from simulator.pieces.catalogue import BY_ID
-from simulator.pieces.materials import BEECH, Material
+from simulator.towers.physics.placement import RELEASE_GAP_M, most_stable_orientation
+from simulator.towers.physics.stability import tremor_rng
+from simulator.towers.physics.tremor import NO_TREMOR, Tremor
+from simulator.towers.physics.world import PhysicsSettings, support_points
+from simulator.towers.pieces.build import exact_parts, load_piece
+from simulator.towers.pieces.catalogue import BY_ID
+from simulator.towers.pieces.materials import BEECH, Material
 
 GRAVITY = 9.81
 SETTLE_SECONDS = 3.0  # scene.DEFAULT_SETTLE_SECONDS

@@ -17,7 +17,7 @@ from simulator.games.bandu.builder import (
 )
 from simulator.games.bandu.referee import PhysicsReferee
 from simulator.games.bandu.rules import BUILDING_PIECES, Offer, Place, new_game
-from simulator.physics.placement import resting_faces
+from simulator.towers.physics.placement import resting_faces
 
 pytestmark = pytest.mark.slow
 

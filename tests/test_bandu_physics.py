@@ -181,8 +181,8 @@ def test_a_fallen_solo_towers_pieces_are_reported_lying_where_the_collapse_ends(
     import math
     import random as random_module
 
-    from simulator.physics.bench_towers import TALL_NARROW
-    from simulator.physics.world import World
+    from simulator.towers.physics.bench_towers import TALL_NARROW
+    from simulator.towers.physics.world import World
 
     state = new_game(players=1, variant="solo")
     referee = PhysicsReferee(settle_seconds=2.0)

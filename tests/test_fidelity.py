@@ -1,4 +1,4 @@
-"""The fidelity harness (simulator/physics/fidelity.py): its corpus, its arithmetic of agreement
+"""The fidelity harness (simulator/towers/physics/fidelity.py): its corpus, its arithmetic of agreement
 and convergence, and one small run through the physics."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from simulator.physics import fidelity
-from simulator.physics.fidelity import Judgement, Rung, agreement, converged_reference
+from simulator.towers.physics import fidelity
+from simulator.towers.physics.fidelity import Judgement, Rung, agreement, converged_reference
 
 
 def _judged(name: str, verdicts: dict) -> Judgement:
@@ -31,7 +31,7 @@ def test_the_corpus_holds_every_group_the_issue_names():
 
 
 def test_random_towers_are_seeded_and_of_real_distinct_pieces():
-    from simulator.pieces.catalogue import CATALOGUE
+    from simulator.towers.pieces.catalogue import CATALOGUE
 
     kinds = {spec.id for spec in CATALOGUE}
     assert fidelity.random_tower(5) == fidelity.random_tower(5) != fidelity.random_tower(6)
@@ -122,7 +122,7 @@ def test_a_small_run_prints_agreement_and_wall_times():
 
 
 def test_physics_overrides_are_literals_of_real_fields_or_one_line_errors():
-    from simulator.physics.world import PhysicsSettings
+    from simulator.towers.physics.world import PhysicsSettings
 
     assert PhysicsSettings.changes_from(["substeps=4", "tall_substeps=()", "warm_starting=None"]) == \
         {"substeps": 4, "tall_substeps": (), "warm_starting": None}

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from simulator.physics.fidelity import friction_angle_deg
-from simulator.physics.world import PhysicsSettings
+from simulator.towers.physics.fidelity import friction_angle_deg
+from simulator.towers.physics.world import PhysicsSettings
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "measure_friction_angles.py"
 MARGIN_DEG = 0.3
@@ -45,7 +45,7 @@ def test_plain_rigid_bodies_grip_too_hard_so_the_judge_does_not_use_them():
 
 
 def test_the_pairs_cover_every_material_pair():
-    from simulator.pieces.catalogue import CATALOGUE
+    from simulator.towers.pieces.catalogue import CATALOGUE
 
     materials = {spec.id: spec.material.friction for spec in CATALOGUE}
     pairs = {tuple(sorted((materials[u], materials[lo]))) for u, lo in _tool().PAIRS}

@@ -39,7 +39,7 @@ from simulator.app import storage
 from simulator.core import registry
 from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
 from simulator.core.errors import IllegalAction, SaveError, SceneError
-from simulator.physics.scene_file import MAX_PLACEMENTS, MAX_TOWERS, load_scene, parse_scene
+from simulator.towers.physics.scene_file import MAX_PLACEMENTS, MAX_TOWERS, load_scene, parse_scene
 
 settings.register_profile("ci", max_examples=60, deadline=None, derandomize=True, database=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -197,10 +197,10 @@ def commands_stop_before_work(monkeypatch):
     import simulator.app.main as app_main
     import simulator.bench as bench
     import simulator.games.bandu.solo as solo
-    import simulator.physics.stability as stability
-    import simulator.pieces.build as meshes
     import simulator.selfplay as selfplay_module
-    import simulator.studies.study as study
+    import simulator.towers.physics.stability as stability
+    import simulator.towers.pieces.build as meshes
+    import simulator.towers.studies.study as study
     from simulator.games.bandu.records import RecordStore
 
     for module, name in ((app_main, "run_app"), (selfplay_module, "selfplay"), (stability, "run_scene"),

@@ -18,7 +18,7 @@ from simulator import cli
 from simulator.app import storage
 from simulator.core.controller import PERSON, Seat, TurnController
 from simulator.core.errors import SaveError, SceneError
-from simulator.physics.scene_file import MAX_SCENE_BYTES, load_scene
+from simulator.towers.physics.scene_file import MAX_SCENE_BYTES, load_scene
 
 BANDU = [sys.executable, "-m", "simulator"]
 
@@ -121,7 +121,7 @@ def _run(argv, capsys) -> tuple[int, str]:
 
 
 def test_meshes_into_a_folder_that_cannot_be_written(tmp_path, monkeypatch, capsys):
-    import simulator.pieces.build as meshes
+    import simulator.towers.pieces.build as meshes
 
     blocker = tmp_path / "a-file"
     blocker.write_text("")
@@ -132,7 +132,7 @@ def test_meshes_into_a_folder_that_cannot_be_written(tmp_path, monkeypatch, caps
 
 @pytest.mark.parametrize("catalogue", [None, "{ broken", '{"pieces": 3}', '{"pieces": {"base": {}}}'])
 def test_a_missing_or_damaged_catalogue_gets_one_line(tmp_path, monkeypatch, capsys, catalogue):
-    import simulator.pieces.build as meshes
+    import simulator.towers.pieces.build as meshes
 
     if catalogue is not None:
         (tmp_path / "catalogue.json").write_text(catalogue)
@@ -213,9 +213,9 @@ def test_the_job_runner_draws_jobs_only_as_workers_come_free(monkeypatch):
 
 
 def test_a_tower_whose_foundation_left_the_table_has_fallen():
-    from simulator.physics.scene_file import Placement, TowerSpec
-    from simulator.physics.stability import PieceIds, build_tower
-    from simulator.physics.world import World
+    from simulator.towers.physics.scene_file import Placement, TowerSpec
+    from simulator.towers.physics.stability import PieceIds, build_tower
+    from simulator.towers.physics.world import World
 
     with World() as world:
         tower = build_tower(world, TowerSpec("base", (0.0, 0.0), (Placement("cube-small"),)), 1.0, PieceIds())
@@ -227,7 +227,7 @@ def test_a_tower_whose_foundation_left_the_table_has_fallen():
 
 
 def test_scene_report_text_has_no_escape_codes(tmp_path):
-    from simulator.physics.stability import format_reports, run_scene
+    from simulator.towers.physics.stability import format_reports, run_scene
 
     scene = tmp_path / "evil.toml"
     scene.write_text('name = "\\u001b[2Jgone"\nsettle_seconds = 0.1\n[[towers]]\norder = []\n')
@@ -246,7 +246,7 @@ def test_a_dotted_key_of_thousands_of_parts_is_refused_at_once(tmp_path):
     """100 kB of `a.a.a...` (under the size limit) went into Python's TOML parser and ended in
     a MemoryError after 24 s under a 4 GB cap."""
     from simulator.core.errors import SceneError
-    from simulator.physics.scene_file import load_scene
+    from simulator.towers.physics.scene_file import load_scene
 
     scene = tmp_path / "dotted.toml"
     scene.write_text("a" + ".a" * 50_000 + " = 1\n")

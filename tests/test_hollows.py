@@ -9,9 +9,9 @@ import pytest
 from simulator.games.bandu.ai import LEVELS, BanduAgent, TowerLab
 from simulator.games.bandu.referee import release_over, tower_axes
 from simulator.games.bandu.rules import new_game
-from simulator.physics.hollows import find_hollows, tower_hollows
-from simulator.physics.placement import most_stable_orientation
-from simulator.physics.world import World
+from simulator.towers.physics.hollows import find_hollows, tower_hollows
+from simulator.towers.physics.placement import most_stable_orientation
+from simulator.towers.physics.world import World
 
 STEP = 2.0
 XS = np.arange(-40.0, 40.1, STEP)

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from mujoco_boxes import is_box_scene, run_scene_mujoco
 
-from simulator.physics.scene_file import load_scene, parse_scene
-from simulator.physics.stability import check_expectations, run_scene
+from simulator.towers.physics.scene_file import load_scene, parse_scene
+from simulator.towers.physics.stability import check_expectations, run_scene
 
 VALIDATION = Path(__file__).parent.parent / "scenes" / "validation"
 BOX_SCENES = [p for p in sorted(VALIDATION.glob("*.toml")) if is_box_scene(load_scene(p))]

@@ -26,10 +26,10 @@ mujoco = pytest.importorskip("mujoco")
 
 import mujoco_pieces as mp  # noqa: E402
 
-from simulator.physics.placement import most_stable_orientation  # noqa: E402
-from simulator.pieces.build import load_piece  # noqa: E402
-from simulator.pieces.catalogue import BY_ID  # noqa: E402
-from simulator.pieces.materials import BEECH, GREEN_LACQUER, RED_LACQUER  # noqa: E402
+from simulator.towers.physics.placement import most_stable_orientation  # noqa: E402
+from simulator.towers.pieces.build import load_piece  # noqa: E402
+from simulator.towers.pieces.catalogue import BY_ID  # noqa: E402
+from simulator.towers.pieces.materials import BEECH, GREEN_LACQUER, RED_LACQUER  # noqa: E402
 
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
 # the slow test's towers, and the shares of them on which the two engines must agree
@@ -90,8 +90,8 @@ def test_pair_friction_is_the_geometric_mean():
 
 
 def test_the_tremor_draws_are_those_of_pybullet():
-    from simulator.physics.stability import tremor_rng
-    from simulator.physics.tremor import Tremor
+    from simulator.towers.physics.stability import tremor_rng
+    from simulator.towers.physics.tremor import Tremor
 
     hand = Tremor(0.5, 0.5)
     pieces = ["cube-large", "ball", "arch"]

@@ -41,7 +41,7 @@ def test_a_glide_to_a_distance_worked_out_with_numpy_still_projects(OrbitCamera)
     import numpy as np
     from pyglet.math import Vec3
 
-    from simulator.physics.world import _cylinder_span
+    from simulator.towers.physics.world import _cylinder_span
 
     low, high = _cylinder_span(0.5, (0.0, 0.0, 0.0, 1.0), 15.0, 60.0)
     assert type(low) is float and type(high) is float

@@ -15,9 +15,9 @@ import pytest
 
 import simulator
 from simulator.core.errors import AssetError
-from simulator.pieces import build
-from simulator.pieces.build import assets_dir, load_piece, mesh_locations
-from simulator.pieces.catalogue import CATALOGUE
+from simulator.towers.pieces import build
+from simulator.towers.pieces.build import assets_dir, load_piece, mesh_locations
+from simulator.towers.pieces.catalogue import CATALOGUE
 
 ROOT = Path(__file__).resolve().parents[1]
 MESHES = ROOT / "assets" / "meshes"
@@ -103,7 +103,7 @@ def test_the_unpacked_wheel_finds_its_own_meshes(built, tmp_path):
         from pathlib import Path
 
         import simulator
-        from simulator.pieces.build import assets_dir, load_piece
+        from simulator.towers.pieces.build import assets_dir, load_piece
 
         site = Path(sys.argv[1]).resolve()
         assert Path(simulator.__file__).resolve().is_relative_to(site), simulator.__file__

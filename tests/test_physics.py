@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.physics.placement import place_on_table, resting_faces
-from simulator.physics.scene_file import load_scene, parse_scene
-from simulator.physics.stability import check_expectations, run_scene
-from simulator.physics.world import PhysicsSettings, World, rotate, support_points
-from simulator.pieces.catalogue import CATALOGUE
+from simulator.towers.physics.placement import place_on_table, resting_faces
+from simulator.towers.physics.scene_file import load_scene, parse_scene
+from simulator.towers.physics.stability import check_expectations, run_scene
+from simulator.towers.physics.world import PhysicsSettings, World, rotate, support_points
+from simulator.towers.pieces.catalogue import CATALOGUE
 
 VALIDATION = sorted((Path(__file__).parent.parent / "scenes" / "validation").glob("*.toml"))
 
@@ -58,7 +58,7 @@ def test_importing_the_physics_leaves_the_process_output_alone():
             "    calls.append(args)\n"
             "    return real_dup2(*args, **kwargs)\n"
             "os.dup2 = recording_dup2\n"
-            "import simulator.physics.stability, simulator.physics.world\n"
+            "import simulator.towers.physics.stability, simulator.towers.physics.world\n"
             "os.write(1, f'imported; dup2 calls: {calls}'.encode())\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=120, check=True)
@@ -249,8 +249,8 @@ def test_a_piece_taken_out_of_the_world_does_not_touch_the_ground():
 
 
 def test_the_benchmark_scales_each_tower_by_the_column_measured_in_the_same_run():
-    from simulator.physics.bench_towers import BENCH_TOWERS
-    from simulator.physics.speed import _add_reference_figures, format_physics_report
+    from simulator.towers.physics.bench_towers import BENCH_TOWERS
+    from simulator.towers.physics.speed import _add_reference_figures, format_physics_report
     report = {name: {"chosen": {"build_rtf": 5.0}} for name in BENCH_TOWERS}
     report["column_20_bases"]["chosen"]["build_rtf"] = 12.65  # half the reference machine's
     report["tower_holes_rings"]["chosen"]["build_rtf"] = 2.0

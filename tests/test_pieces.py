@@ -11,8 +11,14 @@ import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
 
-from simulator.pieces.build import assets_dir, build_piece, exact_parts, generate_files, load_piece
-from simulator.pieces.catalogue import BY_ID, CATALOGUE, COLLISION
+from simulator.towers.pieces.build import (
+    assets_dir,
+    build_piece,
+    exact_parts,
+    generate_files,
+    load_piece,
+)
+from simulator.towers.pieces.catalogue import BY_ID, CATALOGUE, COLLISION
 
 PIECES_MD_IDS = """base ashlar-large ashlar-medium ashlar-small plank-long plank-short slab-square
 cube-large cube-small pole-long pole-short cylinder-wide cylinder-tall disc cone-tall cone-small
@@ -109,7 +115,7 @@ def test_committed_meshes_are_up_to_date_with_the_catalogue():
 
 
 def test_installed_package_finds_the_meshes_from_anywhere(tmp_path):
-    code = ("from simulator.pieces.build import assets_dir, load_piece;"
+    code = ("from simulator.towers.pieces.build import assets_dir, load_piece;"
             "print(load_piece('arch').collision_path.exists(), assets_dir().name)")
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                             text=True, check=True)
@@ -134,7 +140,7 @@ def test_pieces_command_json():
 
 
 def test_pieces_are_called_by_their_names_copies_by_number():
-    from simulator.pieces.catalogue import kind, piece_name
+    from simulator.towers.pieces.catalogue import kind, piece_name
 
     assert piece_name("cylinder-wide") == "wide cylinder" and piece_name("base") == "base block"
     assert piece_name("base#2") == "base block 2" and kind("base#2") == "base"

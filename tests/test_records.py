@@ -480,7 +480,7 @@ def test_a_pieces_top_from_its_pose_is_the_physics_own():
     import numpy as np
 
     from simulator.games.bandu.attempts import piece_top_mm
-    from simulator.physics.world import World
+    from simulator.towers.physics.world import World
 
     rng = np.random.default_rng(5)
     world = World()
@@ -499,7 +499,7 @@ def test_a_pieces_top_from_its_pose_is_the_physics_own():
 def test_an_attempts_height_is_the_top_of_its_standing_tower():
     from simulator.games.bandu.referee import rebuild_tower, tower_axes
     from simulator.games.bandu.solo import AttemptJob, play_attempt
-    from simulator.physics.world import World
+    from simulator.towers.physics.world import World
 
     result = play_attempt(AttemptJob(0, "ai:medium", 11, {"variant": "solo", "reserve": 8}))
     state = result.attempt.replay["state"]

@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from simulator.physics.placement import place_on_table
-from simulator.physics.world import GRAVITY, PhysicsSettings, World
-from simulator.pieces.build import load_piece
+from simulator.towers.physics.placement import place_on_table
+from simulator.towers.physics.world import GRAVITY, PhysicsSettings, World
+from simulator.towers.pieces.build import load_piece
 
 BALL_RADIUS = load_piece("ball").spec.sphere_radius_mm / 1000.0
 # the chosen lever arm over the ball's radius: the tangent of the steepest slope it rests on
@@ -107,7 +107,7 @@ def test_a_plank_exactly_centred_on_a_free_ball_balances_without_tremor():
 
 
 def test_a_contact_rolls_where_its_points_make_a_point_or_a_line_and_rests_where_an_area():
-    from simulator.physics.world import _spans_an_area
+    from simulator.towers.physics.world import _spans_an_area
 
     assert not _spans_an_area([(0.0, 0.0, 0.0), (0.01, 0.0, 0.0)])  # fewer than 3
     trail = [(0.001 * i, 0.0, 0.0) for i in range(4)]  # a rolling ball's old points: a line
@@ -139,7 +139,7 @@ def _lying_cylinder_rolls(piece: str, slope_deg: float, seconds: float = 1.0,
     table (its axis across the slope), rolls in `seconds`."""
     from dataclasses import replace
 
-    from simulator.physics.world import pybullet
+    from simulator.towers.physics.world import pybullet
 
     settings = replace(PhysicsSettings.chosen(), exact_cylinders=exact)
     radius = load_piece(piece).spec.cylinder_mm[0] / 2000.0
@@ -179,7 +179,7 @@ def test_a_cylinder_lying_on_a_level_block_stays_however_it_is_turned_about_its_
     turned, creeps 0.6 mm in 5 s and falls asleep; the others move under 0.05 mm)."""
     from dataclasses import replace
 
-    from simulator.physics.world import pybullet
+    from simulator.towers.physics.world import pybullet
 
     radius = load_piece(piece).spec.cylinder_mm[0] / 2000.0
     with World(replace(PhysicsSettings.chosen(), exact_cylinders=True)) as world:
@@ -201,7 +201,7 @@ def test_a_cylinder_lying_on_a_level_block_stays_however_it_is_turned_about_its_
 def test_an_exact_cylinder_on_its_side_is_a_rolling_contact_and_on_its_end_a_face():
     from dataclasses import replace
 
-    from simulator.physics.world import pybullet
+    from simulator.towers.physics.world import pybullet
 
     with World(replace(PhysicsSettings.chosen(), exact_cylinders=True)) as world:
         standing = place_on_table(world, "cylinder-tall", (0, 0))

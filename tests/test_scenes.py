@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from simulator.core.errors import SceneError
-from simulator.physics.scene_file import TOWER_SPACING_MM, parse_scene
+from simulator.towers.physics.scene_file import TOWER_SPACING_MM, parse_scene
 
 GOOD = """
 name = "ok"
@@ -138,7 +138,7 @@ def test_the_stability_bar_counts_placements_so_a_long_scene_shows_its_progress(
     monkeypatch.setattr(progress, "ProgressBar", Recorder)
     scene = parse_scene('name = "two"\nallow_duplicates = true\n[[towers]]\norder = ["cube-large", "cube-small", "ball", "cylinder-tall"]\n'
                         '[[towers]]\norder = ["cube-large", "slab-square"]\n', "two.toml")
-    monkeypatch.setattr("simulator.physics.scene_file.load_scene", lambda path: scene)
+    monkeypatch.setattr("simulator.towers.physics.scene_file.load_scene", lambda path: scene)
     assert cli.main(["stability", "two.toml", "--json"]) == 0
     capsys.readouterr()
     totals = {total for _, total in calls}

@@ -11,7 +11,7 @@ import pytest
 from simulator.games.bandu.ai import LEVELS, BanduAgent
 from simulator.games.bandu.referee import PhysicsReferee
 from simulator.games.bandu.rules import Offer, Place, Respond, new_game
-from simulator.physics.shelves import landing_spots, room_mm2, shelf_aims
+from simulator.towers.physics.shelves import landing_spots, room_mm2, shelf_aims
 
 STEP = 3.0
 XS = np.arange(-57.0, 57.1, STEP)            # a 100 x 50 mm base, the table all round it

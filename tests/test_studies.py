@@ -1,4 +1,4 @@
-"""Stability studies (simulator/studies/, `bandu-sim stability --orderings/--trials/--report`):
+"""Stability studies (simulator/towers/studies/, `bandu-sim stability --orderings/--trials/--report`):
 the Wilson interval against published figures, orderings (seeded, counted, limited), the same
 numbers on 1 and 2 workers, the command end to end with its report, refusals of bad input,
 the progress bar, and Ctrl+C keeping what was finished."""
@@ -25,12 +25,12 @@ from pathlib import Path
 import pytest
 
 from simulator.core.errors import UsageError
-from simulator.physics.scene_file import parse_scene
-from simulator.physics.tremor import Tremor
 from simulator.progress import ProgressBar
-from simulator.studies.jobs import JobResult
-from simulator.studies.limits import MAX_ORDERINGS
-from simulator.studies.orderings import (
+from simulator.towers.physics.scene_file import parse_scene
+from simulator.towers.physics.tremor import Tremor
+from simulator.towers.studies.jobs import JobResult
+from simulator.towers.studies.limits import MAX_ORDERINGS
+from simulator.towers.studies.orderings import (
     GIVEN,
     OrderingSpec,
     count_orderings,
@@ -39,7 +39,7 @@ from simulator.studies.orderings import (
     parse_orderings,
     random_orderings,
 )
-from simulator.studies.wilson import wilson_interval
+from simulator.towers.studies.wilson import wilson_interval
 
 THREE = ["cube-small", "cylinder-wide", "cone-small"]
 SCENE = """name = "three small pieces"
@@ -132,7 +132,7 @@ def test_orderings_beyond_the_limit_are_refused():
 # --- planning and aggregating (no physics) -------------------------------------------------
 
 def test_a_plan_has_orderings_times_trials_jobs_with_seed_plus_trial():
-    from simulator.studies.study import plan_study
+    from simulator.towers.studies.study import plan_study
 
     explicit = ('[[towers]]\n[[towers.placements]]\npiece = "ball"\nposition_mm = [0, 0, 45]\n'
                 '[[towers.placements]]\npiece = "egg"\nposition_mm = [0, 0, 90]\n')
@@ -148,7 +148,7 @@ def test_a_plan_has_orderings_times_trials_jobs_with_seed_plus_trial():
 
 
 def test_aggregate_ranks_orderings_and_counts_pieces_by_position():
-    from simulator.studies.study import aggregate, plan_study
+    from simulator.towers.studies.study import aggregate, plan_study
 
     plan = plan_study([parse_scene(SCENE, "s.toml")], [NOISE], OrderingSpec("random", 3), trials=4)
     orders = plan.towers[0].orderings
@@ -187,9 +187,9 @@ def test_a_study_of_a_lone_foundation_that_slides_off_says_so(capsys):
 # --- running -------------------------------------------------------------------------------
 
 def test_trial_zero_of_the_given_order_is_what_stability_reports():
-    from simulator.physics.stability import run_scene
-    from simulator.studies.jobs import run_job
-    from simulator.studies.study import plan_study
+    from simulator.towers.physics.stability import run_scene
+    from simulator.towers.studies.jobs import run_job
+    from simulator.towers.studies.study import plan_study
 
     scene = parse_scene(SCENE, "s.toml")
     plan = plan_study([scene], [NOISE], GIVEN, trials=2, seed=7)
@@ -200,7 +200,7 @@ def test_trial_zero_of_the_given_order_is_what_stability_reports():
 
 
 def test_one_worker_and_two_processes_give_identical_numbers():
-    from simulator.studies.study import plan_study, run_study
+    from simulator.towers.studies.study import plan_study, run_study
 
     plan = plan_study([parse_scene(SCENE, "s.toml")], [Tremor(2.0, 2.0)],
                       OrderingSpec("permutations"), trials=2, seed=3)
@@ -250,8 +250,8 @@ def test_a_report_is_written_whole_or_not_at_all_and_never_through_a_link(tmp_pa
     61,440 bytes; a symbolic link planted in the folder was followed and its target overwritten;
     a scene named '=HYPERLINK(...)' became a spreadsheet formula in results.csv."""
     from simulator.core.errors import UsageError
-    from simulator.studies import report as report_module
-    from simulator.studies.study import plan_study, run_study
+    from simulator.towers.studies import report as report_module
+    from simulator.towers.studies.study import plan_study, run_study
 
     scene = parse_scene(SCENE.replace('"three small pieces"', "'=HYPERLINK(\"x\")'"), "s.toml")
     result = run_study(plan_study([scene], [NOISE], OrderingSpec("given", 1), trials=1))
@@ -402,7 +402,7 @@ def test_ctrl_c_keeps_and_reports_what_was_finished(tmp_path):
 
 
 def test_studies_import_no_window():
-    code = ("import sys, simulator.studies.command, simulator.studies.pictures\n"
+    code = ("import sys, simulator.towers.studies.command, simulator.towers.studies.pictures\n"
             "print(any(m.split('.')[0] == 'pyglet' for m in sys.modules), "
             "'matplotlib.pyplot' in sys.modules)\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -425,7 +425,7 @@ def test_a_report_with_an_unwritable_matplotlib_cache_keeps_stderr_quiet(tmp_pat
 
 @pytest.mark.parametrize("name", ["=1+1", "+1", "-1", "@SUM(A1)", "\t=1", "\r=1"])
 def test_every_cell_a_spreadsheet_would_run_is_written_as_text(name):
-    from simulator.studies.report import spreadsheet_safe
+    from simulator.towers.studies.report import spreadsheet_safe
 
     assert spreadsheet_safe(name) == "'" + name
     assert spreadsheet_safe("tower " + name) == "tower " + name       # only the first letter counts

@@ -1,4 +1,4 @@
-"""The Ray backend of stability studies (simulator/studies/cluster.py, `--backend ray`,
+"""The Ray backend of stability studies (simulator/towers/studies/cluster.py, `--backend ray`,
 `--address`): the same numbers as local processes on a private Ray and on a running cluster
 joined by address, a node with another version refused, and bad input refused in one line
 before any work."""
@@ -17,13 +17,13 @@ import pytest
 from test_studies import SCENE, _cli, _scene_file
 
 from simulator.core.errors import UsageError
-from simulator.physics.scene_file import parse_scene
-from simulator.physics.tremor import Tremor
-from simulator.studies.orderings import OrderingSpec
+from simulator.towers.physics.scene_file import parse_scene
+from simulator.towers.physics.tremor import Tremor
+from simulator.towers.studies.orderings import OrderingSpec
 
 
 def _plan():
-    from simulator.studies.study import plan_study
+    from simulator.towers.studies.study import plan_study
 
     return plan_study([parse_scene(SCENE, "s.toml")], [Tremor(2.0, 2.0)],
                       OrderingSpec("permutations"), trials=2, seed=3)
@@ -44,7 +44,7 @@ def _free_port() -> int:
 
 @pytest.mark.slow
 def test_a_private_ray_gives_the_numbers_of_local_processes():
-    from simulator.studies.study import run_study
+    from simulator.towers.studies.study import run_study
 
     plan = _plan()
     local = run_study(plan, workers=1)
@@ -59,7 +59,7 @@ def test_a_private_ray_gives_the_numbers_of_local_processes():
 @pytest.mark.slow
 def test_a_node_with_another_version_is_refused(monkeypatch):
     import simulator
-    from simulator.studies.cluster import run_jobs_on_ray
+    from simulator.towers.studies.cluster import run_jobs_on_ray
 
     monkeypatch.setattr(simulator, "__version__", "0.0.0-other")
     with pytest.raises(UsageError, match=r"runs bandu-sim 0\.1\.0, this machine 0\.0\.0-other: "
@@ -155,7 +155,7 @@ def test_a_private_ray_that_cannot_start_is_one_line_not_a_traceback(tmp_path):
 
 
 def test_the_backend_is_not_imported_by_local_studies():
-    code = ("import sys, simulator.studies.command, simulator.studies.study\n"
+    code = ("import sys, simulator.towers.studies.command, simulator.towers.studies.study\n"
             "print('ray' in sys.modules)\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)

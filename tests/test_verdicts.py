@@ -12,9 +12,9 @@ import sys
 import numpy as np
 import pytest
 
-from simulator.physics.scene_file import parse_scene
-from simulator.physics.stability import DISTURBED_DEG, DISTURBED_MM, run_scene
-from simulator.physics.tremor import Tremor
+from simulator.towers.physics.scene_file import parse_scene
+from simulator.towers.physics.stability import DISTURBED_DEG, DISTURBED_MM, run_scene
+from simulator.towers.physics.tremor import Tremor
 
 CAUGHT = """
 name = "a plank leaning on a cube"
@@ -200,9 +200,9 @@ def test_a_tower_on_stable_faces_passes_the_balance_test(order):
 
 
 def test_the_balance_test_leaves_the_world_as_it_found_it():
-    from simulator.physics.placement import place_on_table, place_on_top
-    from simulator.physics.stability import NUDGE_M_S, NUDGE_RAD_S, balances_unstably
-    from simulator.physics.world import World
+    from simulator.towers.physics.placement import place_on_table, place_on_top
+    from simulator.towers.physics.stability import NUDGE_M_S, NUDGE_RAD_S, balances_unstably
+    from simulator.towers.physics.world import World
 
     with World() as world:
         cone = place_on_table(world, "cone-tall", (0.0, 0.0))

@@ -14,7 +14,7 @@ import os
 
 import measure_tower_speed as m
 
-from simulator.physics.world import PhysicsSettings
+from simulator.towers.physics.world import PhysicsSettings
 
 LABEL = os.environ.get("BANDU_CANDIDATE", "chosen")
 _, OVERRIDES, PATCHES = next(c for c in m.CANDIDATES if c[0] == LABEL)

@@ -3,7 +3,7 @@
     .venv/bin/python tools/crosscheck_mujoco.py --towers 20
     .venv/bin/python tools/crosscheck_mujoco.py --towers 300 --seed0 0 --json > crosscheck.json
 
-Tower k is fidelity's random tower `random_k` (simulator/physics/fidelity.py): a base block
+Tower k is fidelity's random tower `random_k` (simulator/towers/physics/fidelity.py): a base block
 foundation and `fidelity.random_tower(k)` placed by the default policy with the 0.5 mm /
 0.5 degree hand (RANDOM_HAND), scene seed k, so tower 0 of the scene draws its tremor from
 `stability.tremor_rng(k, 0)`. PyBullet builds it as `stability.run_scene` does (build_tower,
@@ -33,11 +33,11 @@ sys.path.insert(0, str(ROOT / "tests"))  # mujoco_pieces, mujoco_boxes
 
 import mujoco_pieces  # noqa: E402
 
-from simulator.physics import fidelity  # noqa: E402
-from simulator.physics.quiet import import_quietly  # noqa: E402
+from simulator.core.quiet_output import import_quietly  # noqa: E402
+from simulator.towers.physics import fidelity  # noqa: E402
 
-stability = import_quietly("simulator.physics.stability")  # PyBullet's banner
-world_module = import_quietly("simulator.physics.world")
+stability = import_quietly("simulator.towers.physics.stability")  # PyBullet's banner
+world_module = import_quietly("simulator.towers.physics.world")
 
 
 def random_scene(seed: int):

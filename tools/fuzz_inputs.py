@@ -175,7 +175,7 @@ class Fuzzer:
         from simulator.core.errors import RecordsError, SaveError, SceneError
         rng = self.rng
         if family == "scene":
-            from simulator.physics.scene_file import parse_scene
+            from simulator.towers.physics.scene_file import parse_scene
             data = mutate_bytes(rng.choice(self.scenes), rng)
             text = data.decode("utf-8", errors="replace")
             return classify(lambda: parse_scene(text, "fuzzed.toml"), (SceneError,))

@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from tqdm import tqdm
 
 from simulator.selfplay import play_one
-from simulator.studies.wilson import wilson_interval
+from simulator.towers.studies.wilson import wilson_interval
 
 DEFAULT_GAMES = "random=150,mcts:easy=30,mcts:medium=10,mcts:strong=3"
 

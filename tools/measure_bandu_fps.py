@@ -18,7 +18,7 @@ clock tick with the real time since the last frame (window._tick), on_draw, flip
 2. 54 pieces at rest: a Bandu game of 6 people waiting for the first auction: 6 bases on their
    towers and 48 pieces in the reserve (the run checks the view drew 54 pieces); nothing moves.
 3. 20-piece tower collapsing: a solo game whose tower holds 20 pieces (the foundation `base`
-   and the first 19 pieces of simulator/physics/speed.py's tower_20, each placed centred and
+   and the first 19 pieces of simulator/towers/physics/speed.py's tower_20, each placed centred and
    settled by the physics referee, headless, before the window opens; the other 29 pieces lie
    in the reserve). A person takes the roof block (84 g) and releases it on the dome on top,
    and the top half of the tower falls. Frames are counted only while that outcome is in
@@ -183,7 +183,7 @@ def build_tower() -> dict[str, Any]:
     """A solo game (headless, the physics referee) whose tower holds 20 pieces, as a save."""
     from simulator.core.controller import PERSON, Seat, TurnController
     from simulator.games.bandu.rules import TAKE, BanduState, Offer, Place
-    from simulator.physics.bench_towers import BENCH_TOWERS
+    from simulator.towers.physics.bench_towers import BENCH_TOWERS
 
     foundation, pieces = BENCH_TOWERS["tower_20"]
     assert foundation == "base"

@@ -23,7 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from simulator.selfplay import play_one  # noqa: E402
-from simulator.studies.wilson import wilson_interval  # noqa: E402
+from simulator.towers.studies.wilson import wilson_interval  # noqa: E402
 
 LEVELS = ("easy", "medium", "strong")
 #: games per (level, players): enough for the intervals to part, within ~10 minutes on 2 cores

@@ -5,7 +5,7 @@
     .venv/bin/python tools/measure_fidelity.py --chosen substeps=4 solver_iterations=60
     .venv/bin/python tools/measure_fidelity.py --json > fidelity.json
 
-The corpus and the reference are simulator/physics/fidelity.py's: the validation scenes, the
+The corpus and the reference are simulator/towers/physics/fidelity.py's: the validation scenes, the
 benchmark towers, straight columns of 20 to 40 flat-topped pieces (exact and with a 0.2 mm
 hand), seeded random towers of 4-12 real pieces (0.5 mm / 0.5 degree hand) and piece-on-piece
 slopes, judged with the chosen settings and with each rung of a refinement ladder; the random
@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a checkout
 
-from simulator.physics import fidelity  # noqa: E402
-from simulator.physics.world import PhysicsSettings  # noqa: E402
 from simulator.progress import ProgressBar  # noqa: E402
+from simulator.towers.physics import fidelity  # noqa: E402
+from simulator.towers.physics.world import PhysicsSettings  # noqa: E402
 
 
 def _changes(items: list[str]) -> tuple[tuple[str, object], ...]:

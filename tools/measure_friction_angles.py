@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a checkout
 
-from simulator.physics.fidelity import friction_angle_deg  # noqa: E402
-from simulator.physics.placement import place_on_table, place_on_top  # noqa: E402
-from simulator.physics.world import GRAVITY, PhysicsSettings, World  # noqa: E402
+from simulator.towers.physics.fidelity import friction_angle_deg  # noqa: E402
+from simulator.towers.physics.placement import place_on_table, place_on_top  # noqa: E402
+from simulator.towers.physics.world import GRAVITY, PhysicsSettings, World  # noqa: E402
 
 # (upper, lower): beech on beech, lacquer on beech, lacquer on lacquer
 PAIRS = (("cube-large", "base"), ("cone-small", "base"), ("cone-small", "spool"))

@@ -19,10 +19,10 @@ import time
 
 import numpy as np
 
-from simulator.physics.bench_towers import TWENTY_MIXED
-from simulator.physics.scene_file import Placement, TowerSpec
-from simulator.physics.stability import PieceIds, build_tower
-from simulator.physics.world import PhysicsSettings, World
+from simulator.towers.physics.bench_towers import TWENTY_MIXED
+from simulator.towers.physics.scene_file import Placement, TowerSpec
+from simulator.towers.physics.stability import PieceIds, build_tower
+from simulator.towers.physics.world import PhysicsSettings, World
 
 TOWERS = {"20 bases": ("base",) * 19, "20 short planks": ("plank-short",) * 19,
           "20 mixed": TWENTY_MIXED}

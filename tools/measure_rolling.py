@@ -22,9 +22,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a checkout
 
-from simulator.physics.placement import place_on_table  # noqa: E402
-from simulator.physics.world import GRAVITY, PhysicsSettings, World, pybullet  # noqa: E402
-from simulator.pieces.build import load_piece  # noqa: E402
+from simulator.towers.physics.placement import place_on_table  # noqa: E402
+from simulator.towers.physics.world import GRAVITY, PhysicsSettings, World, pybullet  # noqa: E402
+from simulator.towers.pieces.build import load_piece  # noqa: E402
 
 PIECES = ("cylinder-tall", "pole-long", "pole-short")
 SLOPES_DEG = (0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.7, 1.0)

@@ -28,12 +28,12 @@ def main() -> None:
                         help="comma-separated: K local workers, or ray:K on a private Ray")
     args = parser.parse_args()
 
-    from simulator.physics.quiet import import_quietly
+    from simulator.core.quiet_output import import_quietly
 
-    import_quietly("simulator.physics.world")
-    from simulator.physics.scene_file import load_scene
-    from simulator.studies.orderings import parse_orderings
-    from simulator.studies.study import DEFAULT_TREMOR, plan_study, run_study
+    import_quietly("simulator.towers.physics.world")
+    from simulator.towers.physics.scene_file import load_scene
+    from simulator.towers.studies.orderings import parse_orderings
+    from simulator.towers.studies.study import DEFAULT_TREMOR, plan_study, run_study
 
     scene = load_scene(args.scene)
     plan = plan_study([scene], [scene.tremor or DEFAULT_TREMOR], parse_orderings(args.orderings),

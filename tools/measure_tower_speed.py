@@ -7,8 +7,8 @@
     .venv/bin/python tools/measure_tower_speed.py sweep   [TOWER ...] [--repeats N] [--only A,B]
     .venv/bin/python tools/measure_tower_speed.py sweep tower_20 -- solver_iterations=20 check_every=8
 
-TOWER is a key of simulator.physics.bench_towers.BENCH_TOWERS (default: all of them). Each tower is
-built as physics/speed.py's _build_then_stand builds it: stability.build_tower, placement by placement,
+TOWER is a key of simulator.towers.physics.bench_towers.BENCH_TOWERS (default: all of them). Each tower is
+built as towers/physics/speed.py's _build_then_stand builds it: stability.build_tower, placement by placement,
 each settled until at rest, fallen or 3 s; build rtf = simulated seconds / wall seconds.
 
 stats    per tower at the chosen settings (one instrumented build; every step timed on its
@@ -66,13 +66,13 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator.physics import stability
-from simulator.physics import world as world_module
-from simulator.physics.bench_towers import BENCH_TOWERS
-from simulator.physics.placement import resting_faces
-from simulator.physics.scene_file import DEFAULT_SETTLE_SECONDS, Placement, TowerSpec
-from simulator.physics.stability import PieceIds, build_tower
-from simulator.physics.world import PhysicsSettings, World, pybullet
+from simulator.towers.physics import stability
+from simulator.towers.physics import world as world_module
+from simulator.towers.physics.bench_towers import BENCH_TOWERS
+from simulator.towers.physics.placement import resting_faces
+from simulator.towers.physics.scene_file import DEFAULT_SETTLE_SECONDS, Placement, TowerSpec
+from simulator.towers.physics.stability import PieceIds, build_tower
+from simulator.towers.physics.world import PhysicsSettings, World, pybullet
 
 CHOSEN = PhysicsSettings.chosen()
 
@@ -107,14 +107,14 @@ def _no_refitting(self) -> None:
 
 
 # pieces given coarser collision parts (fewer parts: fewer contact manifolds), as the cut
-# tolerance (mm) of simulator/pieces/catalogue.py's COLLISION detail that makes them
+# tolerance (mm) of simulator/towers/pieces/catalogue.py's COLLISION detail that makes them
 COARSE = {"ring": 2.3, "washer": 1.7}  # ring 12 -> 8 tube pieces, washer 8 -> 6 sectors
 _load_piece = world_module.load_piece
 
 
 def _coarse_path(piece_id: str, tolerance: float) -> Path:
-    from simulator.pieces import build
-    from simulator.pieces.catalogue import BY_ID, COLLISION
+    from simulator.towers.pieces import build
+    from simulator.towers.pieces.catalogue import BY_ID, COLLISION
     path = Path(tempfile.gettempdir()) / f"bandu-coarse-{piece_id}-{tolerance}.collision.obj"
     if not path.exists():
         saved = build.COLLISION
@@ -411,7 +411,7 @@ def profile(name: str, settings: PhysicsSettings = CHOSEN, patches: tuple[str, .
 
 # --- sweep ----------------------------------------------------------------------------------
 
-# the table's figure: the wall-clock build rtf, as physics/speed.py measures it ("cpu_rtf" is printed
+# the table's figure: the wall-clock build rtf, as towers/physics/speed.py measures it ("cpu_rtf" is printed
 # beside it per run; on this machine the two agree: a busy machine slows the CPU time too)
 KEY = "rtf"
 

@@ -3,7 +3,7 @@ position is attribute 0 and normal attribute 1 (render/wood.py's lit and shadow 
 
 `GpuMesh.from_arrays(positions, normals, indices)` uploads once; `draw()` draws it with the
 program in use. `read_obj(text)` reads the visual meshes the piece assets carry (`v`, `vn` and
-`f a//a` lines, as pieces/build.py writes them); `MeshShelf` keeps one GpuMesh per name for a
+`f a//a` lines, as towers/pieces/build.py writes them); `MeshShelf` keeps one GpuMesh per name for a
 GL context and frees them together.
 """
 

@@ -124,8 +124,10 @@ def _view() -> type:
 
 def _commands(sub: Any) -> None:
     from simulator.games.bandu.commands import add_commands  # solo, records
+    from simulator.towers import commands as tower_commands  # stability, pieces, build-meshes
 
     add_commands(sub)
+    tower_commands.add_commands(sub)
 
 
 def _open_records(app: Any) -> None:
@@ -154,7 +156,7 @@ GAME = register(Game(
     agent_prefix="ai",
     verify_save=_verify_save,
     referee_stamp=_referee_stamp,
-    worker_import="simulator.physics.world",     # the referee: PyBullet prints on import
+    worker_import="simulator.towers.physics.world",     # the referee: PyBullet prints on import
     finished=_finished,
     commands=_commands,
     menu_entries=(MenuEntry("Records", _open_records, tooltip="solo Bandu record attempts"),),

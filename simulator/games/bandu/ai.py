@@ -10,7 +10,7 @@ with a hand tremor so that only placements that survive small mistakes score wel
   one that stands most often wins (ties: the one that moved least). The chosen pose is then
   released with the player's own tremor, so weaker players make human mistakes. In an auction
   game they also aim at the tower's shelves (flat spots where the piece lands clear of the
-  rest, physics/shelves.py), and a piece that leaves no platform tries those first and scores
+  rest, towers/physics/shelves.py), and a piece that leaves no platform tries those first and scores
   for the room it leaves the next piece, so it goes towards an end of the base.
 - Judging a piece for a seat: its cost is the share of trials in which the seat's best quick
   placement fell (the easy player uses the rules' rough model instead of physics), plus what a
@@ -62,14 +62,21 @@ from simulator.games.bandu.rules import (
     Respond,
     tower_key,
 )
-from simulator.physics.height_map import tower_height_map
-from simulator.physics.hollows import tower_hollows
-from simulator.physics.placement import most_stable_orientation, resting_faces
-from simulator.physics.shelves import STEP_MM, landing_spots, room_mm2, shelf_aims
-from simulator.physics.stability import tower_fallen
-from simulator.physics.tremor import Tremor
-from simulator.physics.world import PhysicsSettings, Quat, World, pybullet, rotate, support_points
-from simulator.pieces.catalogue import kind
+from simulator.towers.physics.height_map import tower_height_map
+from simulator.towers.physics.hollows import tower_hollows
+from simulator.towers.physics.placement import most_stable_orientation, resting_faces
+from simulator.towers.physics.shelves import STEP_MM, landing_spots, room_mm2, shelf_aims
+from simulator.towers.physics.stability import tower_fallen
+from simulator.towers.physics.tremor import Tremor
+from simulator.towers.physics.world import (
+    PhysicsSettings,
+    Quat,
+    World,
+    pybullet,
+    rotate,
+    support_points,
+)
+from simulator.towers.pieces.catalogue import kind
 
 LAB_SETTLE_SECONDS = 2.0
 LAB_MOVING = 4                  # the tower's highest pieces that move in a placement's trials

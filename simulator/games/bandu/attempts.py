@@ -5,7 +5,7 @@ How tall: the tower counted is the one the score counts, the pieces that stood a
 placement that did not fall (after a fall the state keeps their settled poses from before it).
 Its height is its highest point above the table top, in mm, worked out here from the settled
 poses the state records (mm and a quaternion per piece) and each piece's exact collision shape
-(pieces/build.py, the points the physics measures heights with) with numpy alone: no physics
+(towers/pieces/build.py, the points the physics measures heights with) with numpy alone: no physics
 engine is needed, so an attempt played in the window and one played on the command line are
 measured alike, and the records never import PyBullet. A piece with no recorded pose (the
 foundation alone, when the first placement fell) lies on its largest face: its smallest size.
@@ -28,7 +28,7 @@ from simulator.games.bandu.aids import aided
 from simulator.games.bandu.chains import CHAIN_PIECES, chain_text
 from simulator.games.bandu.records import WHO_CHARACTERS, Attempt
 from simulator.games.bandu.rules import BUILDING_PIECES, BanduState
-from simulator.pieces.build import exact_parts, load_piece
+from simulator.towers.pieces.build import exact_parts, load_piece
 
 CHAIN_NAME_CHARACTERS = 60
 

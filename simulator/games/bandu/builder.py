@@ -23,9 +23,9 @@ from functools import cache
 import numpy as np
 from scipy.spatial import ConvexHull, QhullError
 
-from simulator.physics.placement import resting_faces
-from simulator.pieces.build import exact_parts
-from simulator.pieces.catalogue import kind
+from simulator.towers.physics.placement import resting_faces
+from simulator.towers.pieces.build import exact_parts
+from simulator.towers.pieces.catalogue import kind
 
 TOP_PLANE_M = 0.0002        # a part's points this close to the highest plane are on top
 MIN_TOP_MM2 = 150.0         # a flat top smaller than this is no top (a cone's blunt tip)

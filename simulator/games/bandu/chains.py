@@ -16,7 +16,7 @@ def chain_text(pieces: tuple[str, ...]) -> str:
 
 
 def chain_from_scene(path: str) -> tuple[str, ...]:
-    from simulator.physics.scene_file import load_scene  # pure reading: no physics engine
+    from simulator.towers.physics.scene_file import load_scene  # pure reading: no physics engine
 
     try:
         scene = load_scene(path)

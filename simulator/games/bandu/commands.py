@@ -92,10 +92,10 @@ def _solo_settings(args: Any) -> tuple[dict[str, Any], str | None]:
 
 
 def run_solo(args: Any) -> int:
+    from simulator.core.quiet_output import import_quietly
     from simulator.games.bandu.records import RecordStore
     from simulator.games.bandu.records_text import format_solo_run
     from simulator.games.bandu.solo import AttemptJob, AttemptResult, run_attempts
-    from simulator.physics.quiet import import_quietly
     from simulator.progress import ProgressBar
 
     player = _solo_player(args.player)
@@ -103,7 +103,7 @@ def run_solo(args: Any) -> int:
     if args.seed + args.attempts - 1 > MAX_SEED:
         raise UsageError(f"--seed {args.seed} with {args.attempts} attempts goes past 2^63 - 1")
     workers = workers_of(args)
-    import_quietly("simulator.physics.world")     # PyBullet's build line kept off --json
+    import_quietly("simulator.towers.physics.world")     # PyBullet's build line kept off --json
     jobs = [AttemptJob(n, player, args.seed + n, settings, chain_name) for n in range(args.attempts)]
     results: list[AttemptResult] = []
     started = time.perf_counter()

@@ -32,7 +32,7 @@ def suggestion(state: BanduState) -> Place:
 
 
 def _hint_worker(connection: Any) -> None:
-    from simulator.physics.quiet import import_quietly
+    from simulator.core.quiet_output import import_quietly
 
     import_quietly("simulator.games.bandu.ai")
     message = connection.recv()

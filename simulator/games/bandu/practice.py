@@ -18,7 +18,7 @@ from typing import Any
 
 from simulator.games.bandu.asking import AskedProcess
 from simulator.games.bandu.rules import BanduState, Place, tower_key
-from simulator.physics.tremor import Tremor
+from simulator.towers.physics.tremor import Tremor
 
 TRIALS = 8
 PRACTICE_TREMOR = Tremor(1.0, 1.0)      # mm, degrees: the computer players' trial hand
@@ -52,7 +52,7 @@ class StandRate:
 
 def _probe_worker(connection: Any, trials: int, tremor: Tremor) -> None:
     """The process: answer the newest question, trial by trial, until told to stop (None)."""
-    from simulator.physics.quiet import import_quietly
+    from simulator.core.quiet_output import import_quietly
 
     import_quietly("simulator.games.bandu.ai")
     import numpy as np

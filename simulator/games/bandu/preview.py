@@ -19,7 +19,7 @@ from simulator.games.bandu.referee import (
     tower_axes,
 )
 from simulator.games.bandu.rules import BanduState, Place
-from simulator.physics.world import Quat, Vec3, World
+from simulator.towers.physics.world import Quat, Vec3, World
 
 
 class LandingPreview:

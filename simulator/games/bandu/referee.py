@@ -39,17 +39,21 @@ import numpy as np
 from simulator.core.outcomes import LiveProcessResolver, ThreadResolver, Timeline
 from simulator.core.state import GameState
 from simulator.games.bandu.rules import BanduState, Place, Pose, Settled
-from simulator.physics.placement import RELEASE_GAP_M, most_stable_orientation, place_on_table
-from simulator.physics.scene_file import DEFAULT_SETTLE_SECONDS
-from simulator.physics.stability import (
+from simulator.towers.physics.placement import (
+    RELEASE_GAP_M,
+    most_stable_orientation,
+    place_on_table,
+)
+from simulator.towers.physics.scene_file import DEFAULT_SETTLE_SECONDS
+from simulator.towers.physics.stability import (
     NUDGE_M_S,
     NUDGE_RAD_S,
     NUDGE_SECONDS,
     balances_unstably,
     tower_fallen,
 )
-from simulator.physics.tremor import NO_TREMOR, Tremor
-from simulator.physics.world import PhysicsSettings, Quat, World, pybullet
+from simulator.towers.physics.tremor import NO_TREMOR, Tremor
+from simulator.towers.physics.world import PhysicsSettings, Quat, World, pybullet
 
 SPACING_M = 0.30        # between neighbouring towers
 FRAME_SECONDS = 1 / 60  # between the frames published for a view

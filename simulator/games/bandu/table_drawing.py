@@ -21,9 +21,6 @@ from pyglet.math import Mat4, Vec3
 
 from simulator.games.bandu.rotations import quat_multiply, rotation_matrix
 from simulator.games.bandu.table_layout import SeatPlace, bean_offsets
-from simulator.physics.placement import most_stable_orientation
-from simulator.physics.table import TABLE_HALF_EXTENTS_M
-from simulator.pieces.build import load_piece
 from simulator.render.camera import OrbitCamera
 from simulator.render.gpu_meshes import (
     MeshData,
@@ -36,6 +33,9 @@ from simulator.render.gpu_meshes import (
 from simulator.render.offscreen import OffscreenPicture
 from simulator.render.pass3d import camera_pass
 from simulator.render.wood import Drawn, Surface, WoodRenderer, pose_matrix
+from simulator.towers.physics.placement import most_stable_orientation
+from simulator.towers.physics.table import TABLE_HALF_EXTENTS_M
+from simulator.towers.pieces.build import load_piece
 
 Pose3 = tuple[tuple[float, float, float], tuple[float, float, float, float]]   # metres, quaternion
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from simulator.games.bandu.rules import BanduState, reserve_pool
-from simulator.physics.table import TABLE_LENGTH_M, TABLE_WIDTH_M
+from simulator.towers.physics.table import TABLE_LENGTH_M, TABLE_WIDTH_M
 
 RESERVE_INNER_X = 0.635        # the reserve's columns start this far from the middle (both ends)
 RESERVE_COLUMN_M = 0.078       # width of a column of reserve pieces

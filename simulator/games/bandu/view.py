@@ -69,11 +69,11 @@ from simulator.games.bandu.table_layout import (
     reserve_places,
     seat_places,
 )
-from simulator.pieces.catalogue import BY_ID, kind, piece_name
 from simulator.render.camera import OrbitCamera
 from simulator.render.game_view import GameView, ViewContext
 from simulator.render.widgets import label
 from simulator.render.wood import Drawn
+from simulator.towers.pieces.catalogue import BY_ID, kind, piece_name
 
 TURN_STEP, FINE_STEP = 15.0, 3.0  # degrees per key press
 HOVER_RANGE_M = (0.01, 0.20)      # how high the held piece floats above the tower's top

@@ -8,9 +8,9 @@ import math
 
 import numpy as np
 
-from simulator.physics.stability import TowerReport
-from simulator.physics.world import pybullet
-from simulator.studies.jobs import Job, built
+from simulator.towers.physics.stability import TowerReport
+from simulator.towers.physics.world import pybullet
+from simulator.towers.studies.jobs import Job, built
 
 WOOD = (0.80, 0.62, 0.40, 1.0)
 WOOD_DARK = (0.62, 0.45, 0.28, 1.0)

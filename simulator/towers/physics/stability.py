@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simulator.core.text import printable
-from simulator.physics.placement import place_on_table, place_on_top
-from simulator.physics.scene_file import Placement, Scene, TowerSpec
-from simulator.physics.tremor import NO_TREMOR, Tremor
-from simulator.physics.world import PhysicsSettings, Quat, Vec3, World, pybullet
-from simulator.pieces.geometry import vec3
+from simulator.towers.physics.placement import place_on_table, place_on_top
+from simulator.towers.physics.scene_file import Placement, Scene, TowerSpec
+from simulator.towers.physics.tremor import NO_TREMOR, Tremor
+from simulator.towers.physics.world import PhysicsSettings, Quat, Vec3, World, pybullet
+from simulator.towers.pieces.geometry import vec3
 
 DISTURBED_MM = 5.0
 DISTURBED_DEG = 10.0

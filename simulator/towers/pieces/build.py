@@ -29,9 +29,9 @@ from scipy.optimize import linprog
 from scipy.spatial import ConvexHull, HalfspaceIntersection
 
 from simulator.core.errors import AssetError
-from simulator.pieces.catalogue import BY_ID, CATALOGUE, COLLISION, VISUAL, PieceSpec
-from simulator.pieces.geometry import vec3
 from simulator.progress import Progress
+from simulator.towers.pieces.catalogue import BY_ID, CATALOGUE, COLLISION, VISUAL, PieceSpec
+from simulator.towers.pieces.geometry import vec3
 
 GENERATOR_VERSION = 1
 COLLISION_MARGIN_M = 0.001  # what PyBullet puts around every convex hull

@@ -15,14 +15,14 @@ from collections.abc import Sequence
 
 from simulator.core.errors import UsageError
 from simulator.core.text import printable
-from simulator.physics.scene_file import Scene
-from simulator.physics.tremor import Tremor
 from simulator.progress import ProgressBar
-from simulator.studies import study
-from simulator.studies.cluster import check_address, import_ray
-from simulator.studies.orderings import parse_orderings
-from simulator.studies.report import check_report_dir, write_report
-from simulator.studies.terminal_table import format_study
+from simulator.towers.physics.scene_file import Scene
+from simulator.towers.physics.tremor import Tremor
+from simulator.towers.studies import study
+from simulator.towers.studies.cluster import check_address, import_ray
+from simulator.towers.studies.orderings import parse_orderings
+from simulator.towers.studies.report import check_report_dir, write_report
+from simulator.towers.studies.terminal_table import format_study
 
 INTERRUPTED = 130
 

@@ -17,7 +17,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.image import imsave  # noqa: E402
 
-from simulator.studies.study import TowerResult  # noqa: E402
+from simulator.towers.studies.study import TowerResult  # noqa: E402
 
 LABELLED = 30          # orderings named on the chart; more are drawn by rank
 DPI = 100

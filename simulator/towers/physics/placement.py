@@ -22,9 +22,9 @@ from functools import cache
 import numpy as np
 from scipy.spatial import ConvexHull
 
-from simulator.physics.tremor import NO_TREMOR, Tremor
-from simulator.physics.world import Quat, World, support_points
-from simulator.pieces.geometry import vec3
+from simulator.towers.physics.tremor import NO_TREMOR, Tremor
+from simulator.towers.physics.world import Quat, World, support_points
+from simulator.towers.pieces.geometry import vec3
 
 RELEASE_GAP_M = 0.0005
 

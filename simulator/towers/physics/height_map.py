@@ -7,7 +7,7 @@ from collections import deque
 
 import numpy as np
 
-from simulator.physics.world import World
+from simulator.towers.physics.world import World
 
 
 def tower_height_map(world: World, bodies: list[int], step_mm: float,

@@ -8,7 +8,7 @@ reference is the first rung of the ladder whose verdicts the next rung changes f
 
 The corpus (`corpus()`):
 - the validation scenes (scenes/validation, each tower with the verdict it derives);
-- the benchmark towers (physics/speed.py);
+- the benchmark towers (towers/physics/speed.py);
 - straight columns of flat-topped pieces, 20 to 40 high, released exactly on the axis and with
   a 0.2 mm / 0.2 degree hand (three seeds);
 - seeded random towers of 4-12 real pieces, each on its most stable face on the axis, with a
@@ -38,14 +38,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from simulator.physics.bench_towers import BENCH_TOWERS
-from simulator.physics.scene_file import Placement, Scene, TowerSpec, load_scene
-from simulator.physics.tremor import NO_TREMOR, Tremor
-from simulator.pieces.catalogue import CATALOGUE
 from simulator.progress import Progress
+from simulator.towers.physics.bench_towers import BENCH_TOWERS
+from simulator.towers.physics.scene_file import Placement, Scene, TowerSpec, load_scene
+from simulator.towers.physics.tremor import NO_TREMOR, Tremor
+from simulator.towers.pieces.catalogue import CATALOGUE
 
 if TYPE_CHECKING:
-    from simulator.physics.world import PhysicsSettings
+    from simulator.towers.physics.world import PhysicsSettings
 
 CONVERGED_SHARE = 0.005       # a rung is converged when the next changes fewer verdicts
 GOAL_AGREEMENT = 0.99
@@ -122,7 +122,7 @@ def friction_angle_deg(upper: str, lower: str) -> float:
 def corpus(random_towers: int = RANDOM_TOWERS, validation_dir: Path | None = None,
            columns: Sequence[int] = COLUMN_HEIGHTS, column_seeds: int = 3) -> list[Case]:
     cases: list[Case] = []
-    folder = validation_dir or Path(__file__).resolve().parents[2] / "scenes" / "validation"
+    folder = validation_dir or Path(__file__).resolve().parents[3] / "scenes" / "validation"
     for path in sorted(folder.glob("*.toml")):
         cases.append(Case(path.stem, "validation", load_scene(path)))
     for name, (foundation, pieces) in BENCH_TOWERS.items():
@@ -151,7 +151,7 @@ class Rung:
     changes: tuple[tuple[str, Any], ...] = ()
 
     def settings(self) -> PhysicsSettings:
-        from simulator.physics.world import PhysicsSettings
+        from simulator.towers.physics.world import PhysicsSettings
 
         changes: dict[str, Any] = dict(self.changes)
         return replace(PhysicsSettings.chosen(), **changes)
@@ -163,7 +163,7 @@ CHOSEN = Rung("chosen")
 def refined(factor: int) -> Rung:
     """The chosen settings with every substep count (everywhere, and where a tower is tall)
     multiplied by `factor`: the same engine with its time step divided by `factor`."""
-    from simulator.physics.world import PhysicsSettings
+    from simulator.towers.physics.world import PhysicsSettings
 
     chosen = PhysicsSettings.chosen()
     tall = tuple((height, n * factor) for height, n in chosen.tall_substeps)
@@ -182,9 +182,9 @@ REFERENCE = LADDER[0]
 
 
 def _judge_scene(scene: Scene, rung: Rung) -> tuple[list[Verdict], float]:
-    from simulator.physics.quiet import import_quietly
+    from simulator.core.quiet_output import import_quietly
 
-    run_scene = import_quietly("simulator.physics.stability").run_scene   # PyBullet's banner
+    run_scene = import_quietly("simulator.towers.physics.stability").run_scene   # PyBullet's banner
 
     started = time.perf_counter()
     report = run_scene(scene, rung.settings())

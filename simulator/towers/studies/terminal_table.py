@@ -4,7 +4,7 @@ likely to stand (at most SHOWN rows at each end; the JSON and the report have th
 from __future__ import annotations
 
 from simulator.core.text import printable
-from simulator.studies.study import OrderingStats, StudyResult, TowerResult
+from simulator.towers.studies.study import OrderingStats, StudyResult, TowerResult
 
 SHOWN = 10   # orderings listed at the top and at the bottom of a tower's table
 

@@ -18,11 +18,11 @@ import numpy as np
 import pybullet
 from pybullet_utils import bullet_client
 
-from simulator.physics.quiet import quiet_c_output
-from simulator.physics.table import FLOOR_Z_M, TABLE_HALF_EXTENTS_M
-from simulator.pieces.build import exact_parts, load_piece
-from simulator.pieces.geometry import Vec3, vec3
-from simulator.pieces.materials import BEECH
+from simulator.core.quiet_output import quiet_c_output
+from simulator.towers.physics.table import FLOOR_Z_M, TABLE_HALF_EXTENTS_M
+from simulator.towers.pieces.build import exact_parts, load_piece
+from simulator.towers.pieces.geometry import Vec3, vec3
+from simulator.towers.pieces.materials import BEECH
 
 Quat = tuple[float, float, float, float]
 

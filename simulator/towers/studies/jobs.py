@@ -14,10 +14,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from simulator.physics.scene_file import Placement, TowerSpec
-from simulator.physics.stability import PieceIds, TowerReport, build_tower, judge_tower, tremor_rng
-from simulator.physics.tremor import Tremor
-from simulator.physics.world import World
+from simulator.towers.physics.scene_file import Placement, TowerSpec
+from simulator.towers.physics.stability import (
+    PieceIds,
+    TowerReport,
+    build_tower,
+    judge_tower,
+    tremor_rng,
+)
+from simulator.towers.physics.tremor import Tremor
+from simulator.towers.physics.world import World
 
 Ordering = tuple[str, ...]
 

@@ -41,9 +41,9 @@ from typing import Any, Literal, overload
 
 from simulator.core.errors import SceneError
 from simulator.core.text import printable, shown
-from simulator.physics.table import TABLE_HALF_EXTENTS_M
-from simulator.physics.tremor import NO_TREMOR, Tremor
-from simulator.pieces.catalogue import BY_ID
+from simulator.towers.physics.table import TABLE_HALF_EXTENTS_M
+from simulator.towers.physics.tremor import NO_TREMOR, Tremor
+from simulator.towers.pieces.catalogue import BY_ID
 
 DEFAULT_SETTLE_SECONDS = 3.0
 MAX_SCENE_BYTES = 1_000_000       # a scene file is a few kilobytes; anything this big is refused

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from simulator.physics.height_map import connected_groups
+from simulator.towers.physics.height_map import connected_groups
 
 STEP_MM = 3.0                   # the grid of rays
 SUPPORT_MM = 8.0                # the flat patch a piece needs under its centre

@@ -16,14 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from simulator.core.errors import UsageError
-from simulator.physics.scene_file import Scene
-from simulator.physics.tremor import Tremor
 from simulator.progress import Progress
-from simulator.studies.jobs import Job, JobResult, Ordering, reordered
-from simulator.studies.limits import DEFAULT_TRIALS, MAX_JOBS, MAX_TRIALS
-from simulator.studies.local import run_jobs
-from simulator.studies.orderings import GIVEN, OrderingSpec, orderings_for
-from simulator.studies.wilson import wilson_interval
+from simulator.towers.physics.scene_file import Scene
+from simulator.towers.physics.tremor import Tremor
+from simulator.towers.studies.jobs import Job, JobResult, Ordering, reordered
+from simulator.towers.studies.limits import DEFAULT_TRIALS, MAX_JOBS, MAX_TRIALS
+from simulator.towers.studies.local import run_jobs
+from simulator.towers.studies.orderings import GIVEN, OrderingSpec, orderings_for
+from simulator.towers.studies.wilson import wilson_interval
 
 DEFAULT_TREMOR = Tremor(1.0, 1.0)  # a study's noise when neither the scene nor an option sets one
 
@@ -248,7 +248,7 @@ def run_study(plan: StudyPlan, workers: int | None = 1, progress: Progress | Non
     backend or the number of workers."""
     start = time.perf_counter()
     if backend == "ray":
-        from simulator.studies.cluster import run_jobs_on_ray
+        from simulator.towers.studies.cluster import run_jobs_on_ray
 
         finished = run_jobs_on_ray(plan.jobs, workers, progress, address)
     else:

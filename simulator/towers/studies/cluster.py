@@ -28,10 +28,10 @@ from simulator.core.errors import SimulatorError, UsageError
 from simulator.core.text import printable
 from simulator.processes import first_ctrl_c_stops_after_the_current_jobs
 from simulator.progress import Progress
-from simulator.studies.local import Finished
+from simulator.towers.studies.local import Finished
 
 if TYPE_CHECKING:
-    from simulator.studies.jobs import Job, JobResult
+    from simulator.towers.studies.jobs import Job, JobResult
 
 INSTALL_HINT = "pip install 'bandu-sim[cluster]' (the optional extra 'cluster')"
 _ADDRESS = re.compile(r"^(ray://)?[A-Za-z0-9.\-\[\]:]+:\d{1,5}$")
@@ -64,10 +64,10 @@ def import_ray() -> Any:
 
 def run_job_on_node(job: Job) -> JobResult:
     """A job as a Ray task: the physics imported with PyBullet's build-time print silenced."""
-    from simulator.physics.quiet import import_quietly
+    from simulator.core.quiet_output import import_quietly
 
-    import_quietly("simulator.studies.jobs")
-    from simulator.studies.jobs import run_job
+    import_quietly("simulator.towers.studies.jobs")
+    from simulator.towers.studies.jobs import run_job
 
     return run_job(job)
 

@@ -17,7 +17,7 @@ from simulator.processes import run_jobs as run_in_processes
 from simulator.progress import Progress
 
 if TYPE_CHECKING:   # not at run time: a worker imports the physics quietly (processes.py)
-    from simulator.studies.jobs import Job, JobResult
+    from simulator.towers.studies.jobs import Job, JobResult
 
 
 @dataclass
@@ -29,7 +29,7 @@ class Finished:
 
 def run_jobs(jobs: Sequence[Job], workers: int = 1, progress: Progress | None = None) -> Finished:
     """Run every job; `workers` > 1 uses that many spawned processes."""
-    from simulator.studies.jobs import run_job
+    from simulator.towers.studies.jobs import run_job
 
     finished = Finished(workers=workers)
 
@@ -41,5 +41,5 @@ def run_jobs(jobs: Sequence[Job], workers: int = 1, progress: Progress | None = 
     if progress:
         progress(0, len(jobs), "")
     finished.interrupted = run_in_processes(run_job, jobs, workers, collect,
-                                            quiet_import="simulator.studies.jobs")
+                                            quiet_import="simulator.towers.studies.jobs")
     return finished

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulator.physics.height_map import connected_groups, tower_height_map
-from simulator.physics.world import World
+from simulator.towers.physics.height_map import connected_groups, tower_height_map
+from simulator.towers.physics.world import World
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,10 @@ from pathlib import Path
 from simulator.core.errors import UsageError
 from simulator.core.files import not_a_plain_file
 from simulator.core.text import printable
-from simulator.studies.jobs import Job, JobResult
-from simulator.studies.pictures import tower_picture
-from simulator.studies.plots import height_chart, image_png, piece_chart, stand_chart
-from simulator.studies.study import OrderingStats, StudyResult, TowerResult
+from simulator.towers.studies.jobs import Job, JobResult
+from simulator.towers.studies.pictures import tower_picture
+from simulator.towers.studies.plots import height_chart, image_png, piece_chart, stand_chart
+from simulator.towers.studies.study import OrderingStats, StudyResult, TowerResult
 
 PAGE = "index.html"
 CSV = "results.csv"

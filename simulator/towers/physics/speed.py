@@ -25,12 +25,17 @@ from functools import partial
 from importlib import resources
 from pathlib import Path
 
-from simulator.physics.bench_towers import BENCH_TOWERS, QUICK_TOWER, TWENTY_MIXED
-from simulator.physics.placement import resting_faces
-from simulator.physics.scene_file import DEFAULT_SETTLE_SECONDS, Placement, TowerSpec, load_scene
-from simulator.physics.stability import PieceIds, Tower, build_tower, place_and_settle
-from simulator.physics.world import PhysicsSettings, World
 from simulator.progress import Progress
+from simulator.towers.physics.bench_towers import BENCH_TOWERS, QUICK_TOWER, TWENTY_MIXED
+from simulator.towers.physics.placement import resting_faces
+from simulator.towers.physics.scene_file import (
+    DEFAULT_SETTLE_SECONDS,
+    Placement,
+    TowerSpec,
+    load_scene,
+)
+from simulator.towers.physics.stability import PieceIds, Tower, build_tower, place_and_settle
+from simulator.towers.physics.world import PhysicsSettings, World
 
 VERDICT_PIECES = ("cube-small", "ashlar-small", "disc", "egg", "star")
 # The yardstick: column_20_bases built at 25.3 times real time on the machine where the (now
@@ -42,10 +47,10 @@ REFERENCE_COLUMN_RTF = 25.3
 
 
 def _settings(kind: str) -> PhysicsSettings:
-    """chosen; reference: the fidelity harness's converged reference (physics/fidelity.py:
+    """chosen; reference: the fidelity harness's converged reference (towers/physics/fidelity.py:
     the time step refined everywhere); pybullet_defaults."""
     if kind == "reference":
-        from simulator.physics.fidelity import REFERENCE
+        from simulator.towers.physics.fidelity import REFERENCE
 
         return REFERENCE.settings()
     return PhysicsSettings.chosen() if kind == "chosen" else PhysicsSettings.pybullet_defaults()

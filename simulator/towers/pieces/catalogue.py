@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulator.pieces import geometry as g
-from simulator.pieces.materials import BEECH, GREEN_LACQUER, RED_LACQUER, Material
+from simulator.towers.pieces import geometry as g
+from simulator.towers.pieces.materials import BEECH, GREEN_LACQUER, RED_LACQUER, Material
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import numpy as np
 
 from simulator.core.errors import UsageError
 from simulator.core.text import shown
-from simulator.studies.limits import MAX_ORDERINGS
+from simulator.towers.studies.limits import MAX_ORDERINGS
 
 ORDERINGS_STREAM = 0x0DE5   # keeps the orderings' random numbers apart from the tremor's
 
