@@ -110,3 +110,30 @@ def test_an_egg_goes_to_the_end_of_the_base_and_a_doorknob_then_stands_beside_it
         assert referee.resolve(state, rng).fallen == ()
     finally:
         referee.close()
+
+
+@pytest.mark.slow
+def test_a_wide_piece_after_a_jack_lands_flat_beside_it_not_over_it():
+    """The jack goes to one end of the base; the wide cylinder then lands on the flat end left
+    free, where on the axis it would perch on the jack's arm (a logged game of ai:strong fell
+    so)."""
+    state = new_game(players=2)
+    referee = PhysicsReferee()
+    agent = BanduAgent(LEVELS["strong"])
+    rng = random.Random(5)
+    try:
+        state.apply(Offer("jack", "refuse"))               # seat 0 offers; seat 1 takes it
+        state.apply(Respond("accept"))
+        jack = agent.choose(state, rng)
+        assert isinstance(jack, Place) and abs(jack.x_mm) > 20.0, jack
+        state.apply(jack)
+        state.apply(referee.resolve(state, rng))
+        state.apply(Offer("cylinder-wide", "refuse"))      # seat 1 offers; seat 0 refuses
+        state.apply(Respond("refuse"))
+        state.apply(Respond("accept"))
+        wide = agent.choose(state, rng)
+        assert isinstance(wide, Place) and wide.x_mm * jack.x_mm < 0 and abs(wide.x_mm) > 20.0, (jack, wide)
+        state.apply(wide)
+        assert referee.resolve(state, rng).fallen == ()
+    finally:
+        referee.close()

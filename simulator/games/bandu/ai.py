@@ -9,9 +9,9 @@ with a hand tremor so that only placements that survive small mistakes score wel
   hook in: holes, cups, grooves, notches) are each tried a few times, the plainest first; the
   one that stands most often wins (ties: the one that moved least). The chosen pose is then
   released with the player's own tremor, so weaker players make human mistakes. In an auction
-  game they also aim at the tower's shelves (flat spots where the piece lands clear of the
-  rest, towers/physics/shelves.py), and a piece that leaves no platform tries those first and scores
-  for the room it leaves the next piece, so it goes towards an end of the base.
+  game they first aim at the tower's shelves (flat spots where the piece lands clear of the
+  rest, towers/physics/shelves.py), and a piece that leaves no platform also scores for the
+  room it leaves the next piece, so it goes towards an end of the base.
 - Judging a piece for a seat: its cost is the share of trials in which the seat's best quick
   placement fell (the easy player uses the rules' rough model instead of physics), plus what a
   pointed or rounded top will cost later, less what the top it covers costs now: placing a
@@ -361,14 +361,13 @@ class BanduAgent:
     # --- placing ---------------------------------------------------------------------------------
     def candidates(self, piece: str, aims_mm: list[tuple[float, float]] | None = None,
                    face_indexes: list[int] | None = None,
-                   shelves: Callable[[Quat], list[tuple[float, float]]] | None = None,
-                   shelves_first: bool = False) -> list[Place]:
+                   shelves: Callable[[Quat], list[tuple[float, float]]] | None = None) -> list[Place]:
         """Aim points x resting faces x yaws x offsets, the plainest first: every aim point and
         face without a turn or an offset before the turns and offsets (the fine tuning), each
         group in order of how far its choices are from the first (the axis, the most stable
         face), so that a small budget tries every hollow before it tunes one spot. `shelves`
-        adds, after the aim points (before them with `shelves_first`), where the piece turned to
-        each orientation lands flat beside the rest (TowerLab.shelf_aims_mm)."""
+        puts first, before the aim points, where the piece turned to each orientation lands
+        flat and clear of the rest (TowerLab.shelf_aims_mm)."""
         level = self.level
         every = resting_faces(piece)
         order = face_indexes if face_indexes is not None else list(range(len(every)))
@@ -379,7 +378,7 @@ class BanduAgent:
             for turn, yaw in enumerate(level.yaws):
                 found = shelves(_turned(orientation, yaw)) if shelves is not None else []
                 points: list[tuple[float, float]] = []
-                for point in (found + common) if shelves_first else (common + found):
+                for point in found + common:
                     if all(math.dist(point, other) > SAME_CENTRE_MM for other in points):
                         points.append(point)
                 aims[face, turn] = points
@@ -396,14 +395,15 @@ class BanduAgent:
                        face_indexes: list[int] | None = None, shelves: bool = False,
                        keep_room: bool = False) -> tuple[Place, float]:
         """The candidate that stood most often (ties: moved least), and its stand rate.
-        `shelves`: also aim beside the top, where the piece lands flat on a lower shelf (a tower
-        of an auction game takes pieces in no order of its own). `keep_room` (for a piece that
-        leaves no platform): the shelves are tried first (a flat spot of its own, not a perch on
-        another point), and a candidate also scores for the room it leaves the next piece
-        (ROOM_WEIGHT), so a cone goes towards the end of the base rather than its middle."""
+        `shelves`: first aim where the piece lands flat and clear of the rest, on the top or on a
+        lower shelf beside it, before the axis, the top piece and the hollows (a tower of an
+        auction game takes pieces in no order of its own: a block lowered on the axis over a
+        jack at the base's end would perch on it). `keep_room` (for a piece that leaves no
+        platform): a candidate also scores for the room it leaves the next piece (ROOM_WEIGHT),
+        so a cone goes towards the end of the base rather than its middle."""
         best: tuple[float, float, float, Place] | None = None
         turned = (lambda orientation: lab.shelf_aims_mm(piece, orientation)) if shelves else None
-        for place in self.candidates(piece, lab.aim_points_mm(), face_indexes, turned, shelves_first=keep_room):
+        for place in self.candidates(piece, lab.aim_points_mm(), face_indexes, turned):
             results = [lab.trial(place, self.level.lab_hand, noise, room=keep_room) for _ in range(trials)]
             self.trials_left -= trials
             rate = sum(r.stood for r in results) / trials
