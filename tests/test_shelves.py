@@ -84,32 +84,40 @@ def test_a_cone_won_in_an_auction_goes_to_the_end_of_the_base():
     assert abs(place.x_mm) < 10.0, place
 
 
+def _one_then_another(level: str, first: str, second: str, seed: int) -> tuple[Place, Place]:
+    """Seat 1 of a 2-player game takes `first` on its bare base, then `second`; both
+    placements its player chose, the second judged by the referee to stand."""
+    state = new_game(players=2)
+    referee = PhysicsReferee()
+    agent = BanduAgent(LEVELS[level])
+    rng = random.Random(seed)
+    try:
+        state.apply(Offer(first, "refuse"))                # seat 0 offers; seat 1 takes it
+        state.apply(Respond("accept"))
+        one = agent.choose(state, rng)
+        assert isinstance(one, Place)
+        state.apply(one)
+        state.apply(referee.resolve(state, rng))
+        state.apply(Offer(second, "refuse"))               # seat 1 offers; seat 0 refuses
+        state.apply(Respond("refuse"))
+        state.apply(Respond("accept"))
+        assert state.placer == 1 and state.towers[1] == ["base#2", first]
+        another = agent.choose(state, rng)
+        assert isinstance(another, Place)
+        state.apply(another)
+        assert referee.resolve(state, rng).fallen == (), (one, another)
+        return one, another
+    finally:
+        referee.close()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("level", ["easy", "medium", "strong"])
 def test_an_egg_goes_to_the_end_of_the_base_and_a_doorknob_then_stands_beside_it(level):
     """An egg in the base's middle leaves no flat spot a doorknob fits on (its round top drops
     any); at one end it leaves the other end free."""
-    state = new_game(players=2)
-    referee = PhysicsReferee()
-    agent = BanduAgent(LEVELS[level])
-    rng = random.Random(3)
-    try:
-        state.apply(Offer("egg", "refuse"))                # seat 0 offers; seat 1 takes it
-        state.apply(Respond("accept"))
-        egg = agent.choose(state, rng)
-        assert isinstance(egg, Place) and abs(egg.x_mm) > 20.0, egg
-        state.apply(egg)
-        state.apply(referee.resolve(state, rng))
-        state.apply(Offer("doorknob", "refuse"))           # seat 1 offers; seat 0 refuses
-        state.apply(Respond("refuse"))
-        state.apply(Respond("accept"))
-        assert state.placer == 1 and state.towers[1] == ["base#2", "egg"]
-        knob = agent.choose(state, rng)
-        assert isinstance(knob, Place) and knob.x_mm * egg.x_mm < 0, (egg, knob)     # the other end
-        state.apply(knob)
-        assert referee.resolve(state, rng).fallen == ()
-    finally:
-        referee.close()
+    egg, knob = _one_then_another(level, "egg", "doorknob", seed=3)
+    assert abs(egg.x_mm) > 20.0 and knob.x_mm * egg.x_mm < 0, (egg, knob)     # the other end
 
 
 @pytest.mark.slow
@@ -117,23 +125,5 @@ def test_a_wide_piece_after_a_jack_lands_flat_beside_it_not_over_it():
     """The jack goes to one end of the base; the wide cylinder then lands on the flat end left
     free, where on the axis it would perch on the jack's arm (a logged game of ai:strong fell
     so)."""
-    state = new_game(players=2)
-    referee = PhysicsReferee()
-    agent = BanduAgent(LEVELS["strong"])
-    rng = random.Random(5)
-    try:
-        state.apply(Offer("jack", "refuse"))               # seat 0 offers; seat 1 takes it
-        state.apply(Respond("accept"))
-        jack = agent.choose(state, rng)
-        assert isinstance(jack, Place) and abs(jack.x_mm) > 20.0, jack
-        state.apply(jack)
-        state.apply(referee.resolve(state, rng))
-        state.apply(Offer("cylinder-wide", "refuse"))      # seat 1 offers; seat 0 refuses
-        state.apply(Respond("refuse"))
-        state.apply(Respond("accept"))
-        wide = agent.choose(state, rng)
-        assert isinstance(wide, Place) and wide.x_mm * jack.x_mm < 0 and abs(wide.x_mm) > 20.0, (jack, wide)
-        state.apply(wide)
-        assert referee.resolve(state, rng).fallen == ()
-    finally:
-        referee.close()
+    jack, wide = _one_then_another("strong", "jack", "cylinder-wide", seed=5)
+    assert abs(jack.x_mm) > 20.0 and wide.x_mm * jack.x_mm < 0 and abs(wide.x_mm) > 20.0, (jack, wide)
