@@ -76,16 +76,16 @@ def test_the_magnet_snaps_to_the_axis_and_m_turns_it_off(gui):
 
 
 def test_a_ghost_that_would_touch_the_table_turns_red_and_says_so(gui):
-    from simulator.games.bandu.view import GHOST_ON_TABLE
+    from simulator.games.bandu.aiming import GHOST_ON_TABLE
 
     window, screen, view, controller = _solo(gui)
     _hold(window, view, "cube-large")
     _pointer_at(window, view, 0.0, 0.0)
-    assert not view.ghost_on_table()
+    assert not view.aim.ghost_on_table()
     _pointer_at(window, view, 0.0, -0.12)                       # beyond the base's edge
-    assert view.ghost_on_table()
+    assert view.aim.ghost_on_table()
     assert "touches the table" in view.hint
-    drawn = [item for item in view._items() if getattr(item, "ghost", False)]
+    drawn = [item for item in view.items() if getattr(item, "ghost", False)]
     assert not drawn or all(getattr(item, "tint", GHOST_ON_TABLE) == GHOST_ON_TABLE for item in drawn)
 
 
@@ -94,12 +94,12 @@ def test_v_shows_the_tower_from_above_and_from_the_side_and_the_angle_is_kept(gu
 
     window, screen, view, controller = _solo(gui)
     _hold(window, view, "cube-large")
-    held_drawn = len(view._items())
+    held_drawn = len(view.items())
     window.dispatch_event("on_key_press", key.V, 0)
     window.pump(1)
     _pump_until(window, lambda: not view.camera.gliding)
     assert view.camera.pitch > 80                                # from above
-    assert len(view._items()) == held_drawn - 1                 # the held piece hides nothing
+    assert len(view.items()) == held_drawn - 1                  # the held piece hides nothing
     assert view.ghost is not None
     window.dispatch_event("on_key_press", key.V, 0)
     window.pump(1)

@@ -93,7 +93,7 @@ def _check_releases(gui, seed: int) -> int:
         # the click where the pointer last was (not necessarily where the piece is shown: the
         # wheel or the camera may have moved since), or before it ever moved
         clicked_at = pointer[0]
-        view._refresh_ghost()                        # the ghost as the next frame draws it
+        view.aim.refresh_ghost()                    # the ghost as the next frame draws it
         ghost = view.ghost
         assert ghost is not None
         # the click, anywhere (no motion first): the piece goes where the ghost is
@@ -148,9 +148,9 @@ def test_a_tall_held_piece_hovers_clear_of_its_own_ghost(gui):
     from pyglet.window import key
 
     from simulator.core.controller import PERSON, Seat
+    from simulator.games.bandu.aiming import HELD_GAP_M, TURN_STEP, vertical_extent
     from simulator.games.bandu.referee import orientation_of
     from simulator.games.bandu.rules import TAKE, Offer
-    from simulator.games.bandu.view import HELD_GAP_M, TURN_STEP, _vertical_extent
 
     window, app = gui
     app.start_game("bandu", {"variant": "solo"}, [Seat(PERSON)], seed=4)
@@ -162,11 +162,11 @@ def test_a_tall_held_piece_hovers_clear_of_its_own_ghost(gui):
         window.dispatch_event("on_key_press", key.Z, 0)
         window.dispatch_event("on_key_release", key.Z, 0)
         window.pump(1)
-    held, ghost = view._held_pose(), view.ghost
+    held, ghost = view.aim.held_pose(), view.ghost
     assert ghost is not None
     turned = orientation_of(view.held.place)
-    low, high = _vertical_extent("pole-long", turned)
+    low, high = vertical_extent("pole-long", turned)
     assert high - low > 0.1                               # standing: taller than the 60 mm hover
-    ghost_top = ghost[0][2] + _vertical_extent("pole-long", ghost[1])[1]
+    ghost_top = ghost[0][2] + vertical_extent("pole-long", ghost[1])[1]
     assert held[0][2] + low >= ghost_top + HELD_GAP_M - 0.001   # the ghost lies 0.3 mm above the top
     app.show_menu()

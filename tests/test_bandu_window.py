@@ -153,10 +153,10 @@ def test_a_piece_released_beside_the_tower_knocks_its_builder_out(gui):
     window.pump(2)
     assert view.ghost is not None and view.ghost[0][2] < 0.03            # it would land on the table
     click(window, sx, sy)
-    shot_taken = []
+    shot_taken: list[np.ndarray] = []
 
     def falling() -> bool:
-        if view._last_frame is not None and not shot_taken:
+        if view.playback.frame is not None and not shot_taken:
             shot_taken.append(pixels())
         return controller.state.phase != "settle"
 
@@ -453,7 +453,7 @@ def test_a_ring_is_picked_by_clicking_its_hole(gui):
     for piece in ("ring", "washer"):
         (x, y, z), _ = view.slots[piece]                     # the centre of mass: mid-hole
         sx, sy = screen_point(view, (x, y, z))
-        assert view._pick(sx, sy) == piece
+        assert view.pick(sx, sy) == piece
     offer(window, view, "ring", "To refuse")
     window.pump(2)
     assert screen.controller.state.auction.piece == "ring"
@@ -603,7 +603,7 @@ def test_a_fall_stays_in_view_for_a_moment_before_play_moves_on(gui):
     """Paced play (the window's): after a fall the camera stays on the fallen tower for
     FALL_HOLD_SECONDS and the computers wait (TurnController.hold_computers); only then does the
     camera go back over the table."""
-    from simulator.games.bandu.view import FALL_HOLD_SECONDS
+    from simulator.games.bandu.table_camera import FALL_HOLD_SECONDS
 
     window, app = gui
     screen, view = start_bandu(app, window, people(2), seed=6)

@@ -220,7 +220,7 @@ def collapse_once(window: Any, app: Any, save: dict[str, Any], measure: Measure 
     piece, x_mm, y_mm, yaw = KNOCKER
     assert view.submit(Offer(piece, TAKE))
     settle_view(window, view)                 # the camera flies to the tower; the piece is held
-    assert view.held is not None
+    assert view.aim.held is not None
     probe.measure = measure
     assert view.submit(Place(piece, x_mm, y_mm, yaw))
     window._tick(0.0)                         # the controller hands the node to the resolver
@@ -231,8 +231,8 @@ def collapse_once(window: Any, app: Any, save: dict[str, Any], measure: Measure 
     first_shown: list[float] = []
 
     def each_frame() -> None:
-        if view._last_frame is not None:
-            shown.add(id(view._last_frame[0]))
+        if view.playback.frame is not None:
+            shown.add(id(view.playback.frame[0]))
             if not first_shown:
                 first_shown.append(pending.playback_seconds())
         timeline = pending.timeline

@@ -235,7 +235,7 @@ def practice_aid_screenshot(window, app) -> None:
     screen.controller.submit(Offer("cube-large", "take"))
     settle_view(window, view)
     axis = view.places[0].axis
-    x, y = view.camera.to_screen(Vec3(axis[0] + 0.06, axis[1], view.aim_height()), view.area)
+    x, y = view.camera.to_screen(Vec3(axis[0] + 0.06, axis[1], view.aim.aim_height()), view.area)
     window.dispatch_event("on_mouse_motion", x, y, 0, 0)
     deadline = time.monotonic() + 120
     while view.practice.probe.answer is None or not view.practice.probe.answer.complete:
