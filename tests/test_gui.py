@@ -144,7 +144,7 @@ def test_hover_shows_preview_and_clicks_play(gui):
     # the computer searched in the app's worker process, not on a thread beside the drawing
     from simulator.core.workers import SearchPool
 
-    assert isinstance(screen.controller._executor, SearchPool)
+    assert isinstance(screen.controller.executor, SearchPool)
     assert screen.controller.search_error is None
 
 

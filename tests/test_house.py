@@ -286,7 +286,7 @@ def test_a_killed_search_process_is_replaced_for_this_game_and_the_next():
             time.sleep(0.02)
         assert "restarted" in (c.search_error or "") or pool.restarts >= 1
         assert pool.process_ids() and pool.process_ids() != first
-        assert c._executor is pool                 # still the process pool, not a thread
+        assert c.executor is pool                  # still the process pool, not a thread
         c2 = TurnController("tanbo", {}, seats, seed=5, executor=pool)
         c2.submit(c2.state.legal_actions()[0])
         c2.poll()

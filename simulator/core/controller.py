@@ -147,6 +147,13 @@ class TurnController:
     def is_computer_thinking(self) -> bool:
         return self._pending is not None
 
+    @property
+    def executor(self) -> Executor | None:
+        """Where computer players think: the executor the controller was given (the window's
+        SearchPool, a process of its own), or the thread it started itself at its first search;
+        None before that."""
+        return self._executor
+
     def show_outcomes_live(self) -> None:
         """For the window: resolve outcomes with the game's live resolver, whose pending outcomes
         a view can play back as they happen (Game.live_resolver)."""
