@@ -373,7 +373,7 @@ def test_a_finished_game_with_secrets_loads_with_its_board_shown(gui, private_ho
     assert app.load_game(path)
     loaded = window.top
     pump(window)
-    assert loaded.controller.is_over() and not loaded._hidden()      # it stayed hidden for good
+    assert loaded.controller.is_over() and not loaded.table_hidden()  # it stayed hidden for good
     assert not loaded.handover.visible
 
 
@@ -788,7 +788,7 @@ def test_every_move_so_far_opens_in_a_dialog_in_any_window(gui):
             controller.submit(rng.choice(controller.state.legal_actions()))
         pump(window)
         moves = len(controller.history)
-        assert not controller.is_over() and not screen._modals
+        assert not controller.is_over() and screen.top_overlay() is None
         assert screen.moves_button.visible and screen.moves_button.x + screen.moves_button.width <= 800
         window.dispatch_event("on_key_press", key.L, key.MOD_CTRL)
         pump(window, 1)

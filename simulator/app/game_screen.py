@@ -153,11 +153,11 @@ class GameScreen(Screen):
         self.view.close()
 
     def draw(self) -> None:
-        if not self._hidden():
+        if not self.table_hidden():
             self.view.draw()
         self.batch.draw()
 
-    def _hidden(self) -> bool:
+    def table_hidden(self) -> bool:
         """The table is not shown while the machine passes between people."""
         return self.handover.visible or not self._identified
 
@@ -302,7 +302,7 @@ class GameScreen(Screen):
     def _refresh_panel(self) -> None:
         controller = self.controller
         player = controller.current_player()
-        private = self._hidden()          # while the machine passes on, no seat's secrets show
+        private = self.table_hidden()     # while the machine passes on, no seat's secrets show
         for seat, (name, detail) in enumerate(zip(self.seat_names, self.seat_details, strict=True)):
             text = self.info.seat_name(seat)
             if self.compact and controller.seats[seat].is_computer:
