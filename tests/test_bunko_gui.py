@@ -314,7 +314,8 @@ def test_a_computer_player_is_said_to_roll_not_to_think(gui):
     screen = window.active_screen
     screen.controller.computer_delay = 60.0            # Player 1 (a computer) is about to roll
     assert screen.controller.current_player() == 0
-    assert screen._status().startswith("Player 1 is rolling")
+    window.pump(1)
+    assert screen.status.text.startswith("Player 1 is rolling")
 
 
 def test_a_bunko_word_is_replaced_by_the_next_and_goes_sooner_at_instant_pace(gui):
