@@ -130,3 +130,10 @@ def centred(image: ImageData) -> ImageData:
     image.anchor_x = image.width // 2
     image.anchor_y = image.height // 2
     return image
+
+
+def painted(pixels: np.ndarray, centre: bool = True) -> ImageData:
+    """A painter's last step: numpy RGBA pixels (rows bottom to top) as an image, anchored at its
+    middle (a sprite placed at a point is centred on it) unless `centre` is False (a background)."""
+    image = to_image(pixels)
+    return centred(image) if centre else image

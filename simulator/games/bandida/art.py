@@ -11,6 +11,7 @@ sprite. Rows run bottom to top, as pyglet images do.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -30,8 +31,7 @@ from simulator.games.bandida.cards import (
     SUPER,
     Kind,
 )
-from simulator.render.image_cache import ImageCache, painted
-from simulator.render.textures import _smooth_noise
+from simulator.render.textures import _smooth_noise, painted
 
 CELL_PX = 64
 EARTH_LIGHT = np.array((170, 122, 72), float)
@@ -214,31 +214,22 @@ def felt_pixels(size: int = 256, seed: int = 3) -> np.ndarray:
 FELT_PX = 512
 
 
-def _picture(name: tuple[str, int, int]) -> Any:
-    what, kind, side = name
-    if what == "back":
-        return painted(back_pixels())
-    if what == "felt":
-        return painted(felt_pixels(FELT_PX), centre=False)
+@cache
+def face_image(kind: int, side: int) -> Any:
+    """The face of a card kind (side 5 or 6 of a two-sided card; 0: its only side), centred."""
     return painted(card_pixels(KINDS[kind], side or 6))
 
 
-_IMAGES: ImageCache[tuple[str, int, int]] = ImageCache(_picture)
-
-
-def face_image(kind: int, side: int) -> Any:
-    """The face of a card kind (side 5 or 6 of a two-sided card; 0: its only side), centred."""
-    return _IMAGES.get(("face", kind, side))
-
-
+@cache
 def back_image() -> Any:
     """The back every card shows face down, centred."""
-    return _IMAGES.get(("back", 0, 0))
+    return painted(back_pixels())
 
 
+@cache
 def felt_image() -> Any:
     """The table's felt, FELT_PX square, anchored at its lower left."""
-    return _IMAGES.get(("felt", 0, 0))
+    return painted(felt_pixels(FELT_PX), centre=False)
 
 
 # --- the table's colours (RGBA) --------------------------------------------------------------------

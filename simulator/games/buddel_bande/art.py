@@ -11,12 +11,13 @@ painted in unit coordinates (-1..1, y up) with anti-aliased edges.
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import Any
 
 import numpy as np
 
 from simulator.games.buddel_bande.rules import CLANS, SYMBOL_NAMES
-from simulator.render.image_cache import ImageCache, painted
+from simulator.render.textures import painted
 
 RGB = tuple[int, int, int]
 TEXT = (250, 246, 232, 255)     # words on the meadow and the dark boxes
@@ -318,7 +319,11 @@ def ring_pixels(size: int = 96, colour: RGB = (255, 236, 140)) -> np.ndarray:
 
 # --- the images (made once per process) ----------------------------------------------------------
 
-def _picture(name: str) -> Any:
+@cache
+def image(name: str) -> Any:
+    """The picture called `name`, centred (the meadow anchored at its lower left): "meadow",
+    "hole", "haystack", "den", "mole", "dog", "shadow", "ring" (a lit move), "ring-hover" (the
+    move pointed at), a symbol's name (rules.SYMBOL_NAMES) or a clan's (rules.CLANS)."""
     if name == "meadow":
         return painted(meadow_pixels(600, 400), centre=False)
     painters = {"hole": hole_pixels, "haystack": haystack_pixels, "den": den_pixels,
@@ -329,13 +334,3 @@ def _picture(name: str) -> Any:
     if name in SYMBOL_NAMES:
         return painted(SYMBOL_PAINTERS[SYMBOL_NAMES.index(name)]())
     return painted(CLAN_PAINTERS[CLANS.index(name)]())
-
-
-_IMAGES: ImageCache[str] = ImageCache(_picture)
-
-
-def image(name: str) -> Any:
-    """The picture called `name`, centred (the meadow anchored at its lower left): "meadow",
-    "hole", "haystack", "den", "mole", "dog", "shadow", "ring" (a lit move), "ring-hover" (the
-    move pointed at), a symbol's name (rules.SYMBOL_NAMES) or a clan's (rules.CLANS)."""
-    return _IMAGES.get(name)

@@ -7,12 +7,12 @@ teams' colours and the room's.
 from __future__ import annotations
 
 import colorsys
+from functools import cache
 from typing import Any
 
 import numpy as np
 
-from simulator.render.image_cache import ImageCache, painted
-from simulator.render.textures import shadow_pixels, wood_pixels
+from simulator.render.textures import painted, shadow_pixels, wood_pixels
 
 TEAM_COLOURS = ((236, 184, 72), (92, 176, 226))       # south-north, west-east
 TABLE_TEXTURE = 384
@@ -86,28 +86,19 @@ def token_pixels(size: int, colour: tuple[int, int, int]) -> np.ndarray:
     return out
 
 
-def _picture(name: tuple[str, int]) -> Any:
-    what, number = name
-    if what == "table":
-        return painted(table_pixels(TABLE_TEXTURE, HEAD_FELT if number == 0 else FELT))
-    if what == "shadow":
-        return painted(shadow_pixels(SHADOW_TEXTURE, softness=0.5))
-    return painted(token_pixels(TOKEN_TEXTURE, seat_colour(number)))
-
-
-_IMAGES: ImageCache[tuple[str, int]] = ImageCache(_picture)
-
-
+@cache
 def table_image(head: bool) -> Any:
     """A table's top, centred: the head table's red felt, or green."""
-    return _IMAGES.get(("table", 0 if head else 1))
+    return painted(table_pixels(TABLE_TEXTURE, HEAD_FELT if head else FELT))
 
 
+@cache
 def shadow_image() -> Any:
     """A soft round shadow under a table or a token, centred."""
-    return _IMAGES.get(("shadow", 0))
+    return painted(shadow_pixels(SHADOW_TEXTURE, softness=0.5))
 
 
+@cache
 def token_image(seat: int) -> Any:
     """The seat's token in its own colour, centred."""
-    return _IMAGES.get(("token", seat))
+    return painted(token_pixels(TOKEN_TEXTURE, seat_colour(seat)))
