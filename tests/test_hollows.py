@@ -9,7 +9,8 @@ import pytest
 from simulator.games.bandu.ai import LEVELS, BanduAgent, TowerLab
 from simulator.games.bandu.referee import release_over, tower_axes
 from simulator.games.bandu.rules import new_game
-from simulator.towers.physics.hollows import find_hollows, tower_hollows
+from simulator.towers.physics.height_map import tower_height_map
+from simulator.towers.physics.hollows import find_hollows
 from simulator.towers.physics.placement import most_stable_orientation
 from simulator.towers.physics.world import World
 
@@ -89,9 +90,9 @@ def _tower(parts: list[tuple[str, float]]) -> tuple[World, list[int]]:
 def test_rays_find_the_hollows_of_real_towers(parts, hollow_x, kind):
     world, bodies = _tower(parts)
     try:
-        found = tower_hollows(world, bodies)
+        found = find_hollows(*tower_height_map(world, bodies, 3.0, 6.0))
         assert any(abs(h.x_mm - hollow_x) < 3 and abs(h.y_mm) < 3 and h.kind == kind for h in found), found
-        assert not tower_hollows(world, bodies[:1])                # the bare base has none
+        assert not find_hollows(*tower_height_map(world, bodies[:1], 3.0, 6.0))   # the bare base has none
     finally:
         world.close()
 

@@ -96,7 +96,7 @@ def _finished(controller: Any) -> str | None:
     from simulator.games.bandu.records import RecordStore
 
     state = controller.state
-    if state.variant not in ("solo", "chain") or state.players != 1 or controller.seats[0].is_computer:
+    if not state.built_alone or state.players != 1 or controller.seats[0].is_computer:
         return None
     try:
         attempt = attempt_of(controller)

@@ -63,7 +63,7 @@ from simulator.games.bandu.rules import (
     tower_key,
 )
 from simulator.towers.physics.height_map import tower_height_map
-from simulator.towers.physics.hollows import tower_hollows
+from simulator.towers.physics.hollows import find_hollows
 from simulator.towers.physics.placement import most_stable_orientation, resting_faces
 from simulator.towers.physics.shelves import STEP_MM, landing_spots, room_mm2, shelf_aims
 from simulator.towers.physics.stability import tower_fallen
@@ -85,6 +85,7 @@ TOP_WEIGHT = 0.5                # what a pointed or rounded top costs the rest o
 MENDS = -0.1                    # a piece whose cost is below this mends its placer's tower
 HOLLOWS_TRIED = 2               # the deepest hollows of a tower's top that placements aim at
 SAME_CENTRE_MM = 4.0            # aim points closer than this are one
+TOP_MARGIN_MM = 6.0             # the height map of a tower's top reaches this far past its sides
 # pieces whose underside has a hole, cup or groove that a pointed or rounded top fits into
 POINT_CATCHERS = frozenset({"washer", "ring", "egg-cup", "arch", "channel", "cove"})
 POINT_CATCHER_RISK = 0.1        # rough model: resting one of them on a point
@@ -255,7 +256,7 @@ class TowerLab:
             self.moving = by_height[-moving:]
         self.snapshot = self.world.save_state()
         self._aims: list[tuple[float, float]] | None = None
-        self._heights: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._top: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def close(self) -> None:
         self.world.close()
@@ -268,11 +269,23 @@ class TowerLab:
         x, y, _ = self.world.pose(top)[0]
         return (round((x - self.axis[0]) * 1000, 1), round((y - self.axis[1]) * 1000, 1))
 
+    def _top_view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The height map of the tower as rebuilt (heights, xs, ys; mm, the table's frame),
+        cast once: the hollows and the shelves both read it."""
+        if self._top is None:
+            self._top = tower_height_map(self.world, self.tower, STEP_MM, TOP_MARGIN_MM)
+        return self._top
+
+    def _from_axis(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        return (round(x_mm - self.axis[0] * 1000, 1), round(y_mm - self.axis[1] * 1000, 1))
+
     def hollows_mm(self) -> list[tuple[float, float]]:
         """The centres of the deepest hollows of the tower's top (holes, cups, grooves, notches),
         from the tower's axis (mm)."""
-        found = tower_hollows(self.world, self.tower)[:HOLLOWS_TRIED]
-        return [(round(h.x_mm - self.axis[0] * 1000, 1), round(h.y_mm - self.axis[1] * 1000, 1)) for h in found]
+        if not self.tower:
+            return []
+        found = find_hollows(*self._top_view())[:HOLLOWS_TRIED]
+        return [self._from_axis(h.x_mm, h.y_mm) for h in found]
 
     def aim_points_mm(self) -> list[tuple[float, float]]:
         """Where placements aim, from the tower's axis (mm): the axis, the top piece's centre
@@ -291,12 +304,9 @@ class TowerLab:
         from the tower's axis (mm); none on a tower of no pieces."""
         if not self.tower:
             return []
-        if self._heights is None:
-            self._heights = tower_height_map(self.world, self.tower, STEP_MM, margin_mm=6.0)
-        heights, xs, ys = self._heights
+        heights, xs, ys = self._top_view()
         spots = landing_spots(heights, STEP_MM, *footprint_half_mm(piece, orientation))
-        return [(round(x - self.axis[0] * 1000, 1), round(y - self.axis[1] * 1000, 1))
-                for x, y in shelf_aims(spots, xs, ys)]
+        return [self._from_axis(x, y) for x, y in shelf_aims(spots, xs, ys)]
 
     def trial(self, place: Place, tremor: Tremor, rng: np.random.Generator, room: bool = False) -> Trial:
         """One release of `place`; with `room`, what a tower that stood leaves for the next piece
@@ -312,7 +322,7 @@ class TowerLab:
         stood = not tower_fallen(world, bodies)
         moved = max((math.dist(p, world.pose(b)[0]) * 1000 for p, b in zip(before, self.tower, strict=True)),
                     default=0.0)
-        left = room_mm2(tower_height_map(world, bodies, STEP_MM, margin_mm=6.0)[0]) if room and stood else 0.0
+        left = room_mm2(tower_height_map(world, bodies, STEP_MM, TOP_MARGIN_MM)[0]) if room and stood else 0.0
         world.restore_state(self.snapshot)
         return Trial(stood, moved, left)
 
@@ -429,10 +439,12 @@ class BanduAgent:
         if planned is not None:
             return planned
         lab = TowerLab(state, state.placer, moving=LAB_MOVING)
+        # in an auction game the pieces come in no order of one's own: land flat beside the rest,
+        # and keep room beside a piece that leaves no platform (a tower built alone is planned)
+        auctioned = not state.built_alone
         try:
             return self.best_placement(lab, piece, self.level.trials, noise, self._faces(state, piece),
-                                       shelves=self._keeps_room(state),
-                                       keep_room=self._keeps_room(state) and top_flatness(piece) < FLAT_ENOUGH)[0]
+                                       shelves=auctioned, keep_room=auctioned and top_flatness(piece) < FLAT_ENOUGH)[0]
         finally:
             lab.close()
 
@@ -465,14 +477,14 @@ class BanduAgent:
         judge = BanduAgent(quick)
         judge.trials_left = self.trials_left
         _, rate = judge.best_placement(labs[seat], piece, self.level.judge_trials, noise,
-                                       shelves=self._keeps_room(state))
+                                       shelves=not state.built_alone)
         self.trials_left = judge.trials_left
         return 1.0 - rate + later
 
     def _offer(self, state: BanduState, noise: np.random.Generator) -> Offer:
         me = state.auctioneer
         legal = state.legal_actions()
-        if state.variant in ("solo", "chain"):
+        if state.built_alone:
             return self._offer_to_build(state, [a.piece for a in legal if isinstance(a, Offer)], noise)
         if not state.reserve:
             return self._offer_from_tower(state, legal)
@@ -523,13 +535,7 @@ class BanduAgent:
     def _faces(self, state: BanduState, piece: str) -> list[int] | None:
         """Which faces to try: in a tower built alone, the platform face first (the builder);
         in an auction game, the most stable first."""
-        return face_order(piece) if state.variant in ("solo", "chain") else None
-
-    @staticmethod
-    def _keeps_room(state: BanduState) -> bool:
-        """In an auction game the pieces come in no order of one's own: keep room beside a
-        pointed top for the next one. A tower built alone is planned instead (builder.py)."""
-        return state.variant not in ("solo", "chain")
+        return face_order(piece) if state.built_alone else None
 
     @staticmethod
     def _plan_key(state: BanduState, piece: str) -> tuple:

@@ -98,7 +98,7 @@ def attempt_of(controller: TurnController, practice_aid: bool | None = None,
     state = controller.state
     if practice_aid is None:                 # the game's own settings (the window's aids)
         practice_aid = aided(controller.settings)
-    if not isinstance(state, BanduState) or state.variant not in ("solo", "chain") \
+    if not isinstance(state, BanduState) or not state.built_alone \
             or state.players != 1 or not state.is_terminal():
         raise ValueError("a record attempt is a finished one-player solo or chain game of Bandu")
     seat = controller.seats[0]

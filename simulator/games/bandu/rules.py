@@ -138,8 +138,7 @@ class BanduState(GameState[BanduAction]):
         self.variant = variant
         self.auction_kinds: tuple[str, ...] = (ACQUIRE, REFUSE) if auctions == "both" else (auctions,)
         self.reserve_size = reserve
-        solo_like = variant in ("solo", "chain")
-        self.beans = [0 if solo_like else beans] * players
+        self.beans = [0 if self.built_alone else beans] * players
         self.beans_dealt = sum(self.beans)
         self.beans_out = 0               # paid for refusals and won bids, or lost with a tower
         self.alive = [True] * players
@@ -276,7 +275,7 @@ class BanduState(GameState[BanduAction]):
         if isinstance(action, Respond) and action.kind == "refuse" and self.phase == "refuse":
             return "with no beans left, the piece must be accepted"
         if isinstance(action, Offer) and self.phase == "offer":
-            if action.auction not in self.auction_kinds and self.variant not in ("solo", "chain"):
+            if action.auction not in self.auction_kinds and not self.built_alone:
                 return f"this game plays only auctions to {' and to '.join(self.auction_kinds)}"
             if self.reserve:
                 return f"{shown(action.piece, 30)} is not in the reserve"
@@ -313,7 +312,7 @@ class BanduState(GameState[BanduAction]):
 
     def _start_turn(self) -> None:
         """The auctioneer's turn begins: find one who can offer something, or end the game."""
-        if self.variant in ("solo", "chain"):
+        if self.built_alone:
             self._start_solo_turn()
             return
         if self.reserve:
@@ -421,14 +420,14 @@ class BanduState(GameState[BanduAction]):
         self.rebuilds += len(others)         # knocked over by another's tower: rebuilt
         if seat in outcome.fallen:
             self._eliminate(seat)
-        elif self.variant in ("solo", "chain"):
+        elif self.built_alone:
             self.score_pieces[seat] = len(self.towers[seat]) - 1       # standing, the base aside
         self.auction = None
         self.placer = -1
-        if self.variant not in ("solo", "chain") and sum(self.alive) <= 1:
+        if not self.built_alone and sum(self.alive) <= 1:
             self.phase = "over"
             return
-        self.auctioneer = (self.auctioneer + 1) % self.players if self.variant in ("solo", "chain") \
+        self.auctioneer = (self.auctioneer + 1) % self.players if self.built_alone \
             else self._next_alive(self.auctioneer)
         self._start_turn()
 
@@ -459,7 +458,7 @@ class BanduState(GameState[BanduAction]):
         self.eliminated.append(seat)
         tower = self.towers[seat]
         self.tower_at_fall[seat] = list(tower)
-        if self.variant in ("solo", "chain"):
+        if self.built_alone:
             return                           # the score stays as it was before the fall
         keep_out = [tower[0]] if tower and self.variant in ("standard", "challenge") else []
         self.out += keep_out
@@ -539,6 +538,12 @@ class BanduState(GameState[BanduAction]):
             refusals += 1
             seat = self._next_alive(seat)
         return takes, paid
+
+    @property
+    def built_alone(self) -> bool:
+        """Solo and chain: every tower is built by its own player from pieces taken, not won in
+        auctions (no beans, and a chain game ends only when the chains do)."""
+        return self.variant in ("solo", "chain")
 
     def fall_chance(self, seat: int, piece: str) -> float:
         """The rough model: a taller tower and a round piece fall more often."""

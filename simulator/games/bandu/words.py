@@ -115,7 +115,7 @@ def prompt(state: BanduState, chosen: str | None) -> str:
 
 def result_text(state: BanduState) -> str:
     """The result: the score alone, else the last tower standing."""
-    if state.variant in ("solo", "chain") and state.players == 1:
+    if state.built_alone and state.players == 1:
         return f"Score: {count(state.score_pieces[0], 'piece')} standing."
     winners = [s for s in range(state.players) if state.alive[s]]
     if len(winners) == 1:

@@ -1,6 +1,6 @@
 """Where the top of a tower has hollows a piece could hook into: holes, cups, grooves, notches.
 
-Rays look straight down on the tower over a grid (World.surface_heights). A grid point lies in
+Rays look straight down on the tower over a grid (height_map.py). A grid point lies in
 a hollow when, walking away from it both ways along x (or both ways along y), the surface rises
 by at least `depth_mm` within `reach_mm` on each side: a groove, a notch, or the gap between two
 pieces; a hole or a cup rises on all four sides. A walk that leaves the tower (its ray meets the
@@ -14,8 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulator.towers.physics.height_map import connected_groups, tower_height_map
-from simulator.towers.physics.world import World
+from simulator.towers.physics.height_map import connected_groups
 
 
 @dataclass(frozen=True)
@@ -73,11 +72,3 @@ def find_hollows(heights_mm: np.ndarray, xs_mm: np.ndarray, ys_mm: np.ndarray, r
                               "hole" if closed else "groove", len(members)))
     return sorted(hollows, key=lambda h: (-h.depth_mm, -h.points, h.x_mm, h.y_mm))
 
-
-def tower_hollows(world: World, bodies: list[int], step_mm: float = 3.0, margin_mm: float = 6.0,
-                  reach_mm: float = 30.0, depth_mm: float = 3.0) -> list[Hollow]:
-    """The hollows on top of a tower of `bodies`, in the table's frame (mm), deepest first."""
-    if not bodies:
-        return []
-    heights, xs, ys = tower_height_map(world, bodies, step_mm, margin_mm)
-    return find_hollows(heights, xs, ys, reach_mm, depth_mm)
