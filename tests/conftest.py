@@ -29,15 +29,16 @@ def private_home(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def coming_game(monkeypatch):
+def coming_game():
     """A game package that so far only describes itself (as each game did before its rules
     were built): listed on the menu as coming, refused by play and selfplay."""
     from simulator.core import registry
 
     game = registry.Game(registry.GameInfo("coming", "Coming", "a game not built yet",
                                            min_players=2, max_players=4, menu_order=99))
-    monkeypatch.setitem(registry._GAMES._games, "coming", game)
-    return game
+    registry.register(game)
+    yield game
+    registry.unregister("coming")
 
 
 @pytest.fixture(scope="module")

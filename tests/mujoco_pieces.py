@@ -117,7 +117,7 @@ def _matrix(q: Quat) -> np.ndarray:
                      [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
 
 
-def _extent(piece: str, q: Quat) -> tuple[float, float]:
+def extent(piece: str, q: Quat) -> tuple[float, float]:
     """How far the piece's lowest point is below its centre and its highest above it."""
     spec = BY_ID[piece]
     if spec.sphere_radius_mm:
@@ -234,7 +234,7 @@ class PiecesWorld:
         """Is the piece closer than the clearance (0.1 mm) to any other body or the table?"""
         s, m, d = self.s, self.model, self.data
         clearance = s.clearance
-        lowest = self.pose(body)[0][2] - _extent(self.pieces[body], self.pose(body)[1])[0]
+        lowest = self.pose(body)[0][2] - extent(self.pieces[body], self.pose(body)[1])[0]
         if lowest < clearance:
             return True
         mine = self.geoms(body)
@@ -258,7 +258,7 @@ class PiecesWorld:
 
     def lowest_and_highest(self, body: int) -> tuple[float, float]:
         position, q = self.pose(body)
-        down, up = _extent(self.pieces[body], q)
+        down, up = extent(self.pieces[body], q)
         return float(position[2] - down), float(position[2] + up)
 
     def lowest(self, body: int) -> float:
@@ -339,14 +339,14 @@ def build_tower(foundation: str, pieces, tremor: Tremor = NO_TREMOR, seed: int =
     started = time.perf_counter()
     world = world or PiecesWorld(settings)
     identity: Quat = (0.0, 0.0, 0.0, 1.0)
-    bodies = [world.add(foundation, (0.0, 0.0, _extent(foundation, identity)[0]), identity)]
+    bodies = [world.add(foundation, (0.0, 0.0, extent(foundation, identity)[0]), identity)]
     released = [world.pose(bodies[0])]
     world.settle(settle_seconds, bodies)
     fell_at = None
     for number, (piece, (xy, q)) in enumerate(zip(pieces, release_orientations(pieces, tremor, seed),
                                                   strict=True)):
         top = max(world.lowest_and_highest(b)[1] for b in bodies)
-        z = top + RELEASE_GAP_M + _extent(piece, q)[0]
+        z = top + RELEASE_GAP_M + extent(piece, q)[0]
         bodies.append(world.add(piece, (xy[0], xy[1], z), q))
         released.append(world.pose(bodies[-1]))
         world.settle(settle_seconds, bodies, lambda: world.fallen(bodies))

@@ -165,8 +165,7 @@ def test_the_moves_worth_searching_are_legal_best_first_and_strand_nothing():
 
 def _exits_after(state, move) -> int:
     after = state.clone()
-    after.hands[after.turn].remove(move.card)
-    after._add_card(move.card, move.x, move.y, move.rotation, move.side)
+    after.apply(move)
     return after.exits
 
 

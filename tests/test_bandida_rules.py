@@ -192,9 +192,7 @@ def position(network=(), hands=((),), pool=None, mode=1, side=6, deck="bandida",
     data.update(hands=[list(h) for h in hands], pool=pool_codes, removed=removed, late=list(late),
                 early=early, bottom=[list(b) for b in bottom], phase="play", turn=turn, actor=turn,
                 draw_left=0, resume="end")
-    state = BandidaState.from_dict(json.loads(json.dumps(data)))
-    state._start_turn()
-    return state
+    return BandidaState.from_dict(json.loads(json.dumps(data)))
 
 
 def play(state: BandidaState, *moves: str) -> BandidaState:
@@ -464,9 +462,12 @@ def test_mode_2_keeps_the_ladder_out_of_the_top_ten():
     while state.phase != "play":
         state.apply(state.random_action(rng))
     assert state.late == [k("ladder")] and state.early == 10 and k("ladder") not in state.pool
-    for _ in range(10):
-        state._take(state.pool[0])
-    assert state.early == 0 and k("ladder") in state.pool and not state.late
+    drawn = 0
+    while state.early > 0:
+        assert k("ladder") not in state.pool and not state.is_terminal()
+        drawn += state.phase in ("deal", "draw")
+        state.apply(state.random_action(rng))
+    assert drawn == 10 and k("ladder") in state.pool and not state.late
 
 
 def test_mode_3_shuffles_the_super_card_and_the_ladder_in():

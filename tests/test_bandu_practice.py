@@ -4,6 +4,8 @@ chain games; every record made with it marked, never a personal best."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 
 import pytest
@@ -62,9 +64,9 @@ def test_a_newer_question_replaces_the_older_and_the_same_question_is_not_asked_
         probe.ask(state, 0, Place("cube-large", x_mm=70.0))
         probe.ask(state, 0, Place("cube-large"))            # at once: the first is abandoned
         assert _answer(probe).stood == TRIALS
-        asked = probe._request
+        sent = probe.questions_sent
         probe.ask(state, 0, Place("cube-large"))
-        assert probe._request == asked and probe.answer is not None   # nothing new asked
+        assert probe.questions_sent == sent and probe.answer is not None   # nothing new asked
         probe.forget()
         assert probe.answer is None
     finally:
@@ -77,9 +79,12 @@ def test_the_probe_restarts_when_its_process_died():
     try:
         probe.ask(state, 0, Place("cube-large"))
         _answer(probe)
-        probe._process.kill()
-        probe._process.join()
-        probe.poll()                                  # notices the dead pipe
+        os.kill(probe.process_id, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while probe.process_id is not None and time.monotonic() < deadline:
+            probe.poll()                              # notices the dead pipe
+            time.sleep(0.01)
+        assert probe.process_id is None
         probe.ask(state, 0, Place("cube-large", x_mm=5.0))
         assert _answer(probe).stood == 1
     finally:

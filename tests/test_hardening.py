@@ -137,11 +137,11 @@ def test_a_missing_or_damaged_catalogue_gets_one_line(tmp_path, monkeypatch, cap
     if catalogue is not None:
         (tmp_path / "catalogue.json").write_text(catalogue)
     monkeypatch.setattr(meshes, "assets_dir", lambda: tmp_path)
-    meshes._catalogue_facts.cache_clear()
+    meshes.forget_catalogue()
     try:
         status, err = _run(["pieces"], capsys)
     finally:
-        meshes._catalogue_facts.cache_clear()
+        meshes.forget_catalogue()
     assert status == 2 and len(err.strip().splitlines()) == 1 and "build-meshes" in err
 
 

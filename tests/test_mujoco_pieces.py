@@ -44,7 +44,7 @@ REQUIRED_VERDICT = 0.75  # stood/fell and fell_at
 def test_a_piece_has_its_mass_and_rests_at_its_height(piece):
     world = mp.PiecesWorld()
     q = most_stable_orientation(piece)
-    body = world.add(piece, (0.0, 0.0, mp._extent(piece, q)[0]), q)
+    body = world.add(piece, (0.0, 0.0, mp.extent(piece, q)[0]), q)
     asset = load_piece(piece)
     assert world.model.body_mass[body + 1] == pytest.approx(asset.mass_kg, rel=1e-6)
     # MuJoCo keeps the principal moments (and axes) of the tensor it is given

@@ -57,7 +57,7 @@ def test_a_ball_rolls_down_a_table_tilted_more_than_that_as_theory_says(slope_de
 
 def test_a_ball_rolls_across_a_block_as_it_rolls_on_the_table():
     """Bullet's friction anchor would pin the contact point and speed the ball up by 40 %; a
-    rolling contact carries no anchor (World._fit_friction_to_contacts)."""
+    rolling contact carries no anchor (the world fits friction to its contacts each step)."""
     theta = math.radians(1.0)
     with World(slope_deg=1.0) as world:
         place_on_table(world, "plank-long", (0, 0))
@@ -127,8 +127,8 @@ def test_a_cylinder_standing_on_its_face_keeps_the_face_lever_arm_and_a_ball_get
         s = world.settings
         rolling = world.client.getDynamicsInfo(ball, -1)[6]
         face = world.client.getDynamicsInfo(cylinder, -1)[6]
-        assert rolling == pytest.approx(world._lever_arm(s.rolling_friction))
-        assert face == pytest.approx(world._lever_arm(s.face_friction))
+        assert rolling == pytest.approx(world.lever_arm(s.rolling_friction))
+        assert face == pytest.approx(world.lever_arm(s.face_friction))
 
 
 # --- cylinders lying down: Bullet's own cylinder, round where wood is round --------------------
@@ -208,5 +208,5 @@ def test_an_exact_cylinder_on_its_side_is_a_rolling_contact_and_on_its_end_a_fac
         lying = place_on_table(world, "pole-short", (0.2, 0),
                                pybullet.getQuaternionFromEuler([math.pi / 2, 0, 0.4]))
         world.step(round(0.5 / world.settings.time_step))
-        assert world._bodies[standing].on_faces and world._bodies[standing].anchored
-        assert not world._bodies[lying].on_faces and not world._bodies[lying].anchored
+        assert world.friction_state(standing) == (True, True)      # anchored, on faces
+        assert world.friction_state(lying) == (False, False)

@@ -304,6 +304,10 @@ class Registry:
         self._games[game.name] = game
         return game
 
+    def unregister(self, name: str) -> None:
+        """Take a game off the list (one registered for a while, as a test's)."""
+        self._games.pop(name, None)
+
     def _discover(self) -> None:
         if self._discovered:
             return
@@ -340,6 +344,10 @@ _GAMES = Registry(discover_package=GAMES_PACKAGE)
 def register(game: Game) -> Game:
     """Called by each game package's __init__ with its Game."""
     return _GAMES.register(game)
+
+
+def unregister(name: str) -> None:
+    _GAMES.unregister(name)
 
 
 def get_game(name: str | Game) -> Game:

@@ -1138,6 +1138,10 @@ class BandidaState(GameState[Move]):
         known = Counter(k for k in where if k != UNKNOWN)
         if known - every or sum(every.values()) != len(where) or (not hidden and known != every):
             raise ValueError("the cards do not add up to the deck of these settings")
+        if phase == "play" and not hidden:
+            # a turn's start, judged as play judges it: a position written by hand (or by a
+            # test) where the team has lost opens lost, never as a turn with no legal move
+            state._start_turn()
         return state
 
     # --- notation -------------------------------------------------------------------------------------

@@ -26,7 +26,18 @@ class AskedProcess:
         self._connection: Any = None
         self._request = 0
         self._asked: tuple | None = None
+        self._sent = 0
         self.answer: Any = None            # for the newest question, as far as it got
+
+    @property
+    def questions_sent(self) -> int:
+        """How many questions went to the process (one asked again is not sent again)."""
+        return self._sent
+
+    @property
+    def process_id(self) -> int | None:
+        """The answering process's id, None while none runs (not started yet, or found dead)."""
+        return None if self._process is None else self._process.pid
 
     def _answer_from(self, reply: tuple) -> Any:
         raise NotImplementedError
@@ -45,6 +56,7 @@ class AskedProcess:
             self._connection = parent
         self._asked, self.answer = key, None
         self._request += 1
+        self._sent += 1
         try:
             self._connection.send((self._request, *question))
         except (OSError, ValueError):

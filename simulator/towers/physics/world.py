@@ -256,7 +256,7 @@ class World:
     def _friction(self, coefficient: float) -> float:
         return math.sqrt(coefficient) if self.settings.material_friction else 0.5
 
-    def _lever_arm(self, against_beech: float) -> float:
+    def lever_arm(self, against_beech: float) -> float:
         """A round body's rolling or spinning value. Bullet combines a pair as
         r_a * f_b + r_b * f_a (f: the bodies' friction values); flat pieces and the table have
         r = 0, so this makes a round piece's lever arm on beech exactly `against_beech`."""
@@ -552,6 +552,12 @@ class World:
                                s.face_friction is not None and body in on_faces_only
                                and body not in rolling)
 
+    def friction_state(self, body: int) -> tuple[bool, bool]:
+        """(anchored, on faces) of a body now: whether its contacts carry Bullet's friction
+        anchor, and whether a round body rests on faces (face friction, not rolling)."""
+        info = self._bodies[body]
+        return info.anchored, info.on_faces
+
     def _is_exact_cylinder(self, body: int) -> bool:
         return bool(self.settings.exact_cylinders
                     and load_piece(self._bodies[body].piece_id).spec.cylinder_mm)
@@ -577,8 +583,8 @@ class World:
                 lying_arm = s.cylinder_rolling_friction
             rolling_arm = lying_arm if face_arm is None else face_arm
             spinning_arm = s.spinning_friction if face_arm is None else face_arm
-            self.client.changeDynamics(body, -1, rollingFriction=self._lever_arm(rolling_arm),
-                                       spinningFriction=self._lever_arm(spinning_arm))
+            self.client.changeDynamics(body, -1, rollingFriction=self.lever_arm(rolling_arm),
+                                       spinningFriction=self.lever_arm(spinning_arm))
 
     def _refine_for_height(self) -> None:
         """Step with the substeps `tall_substeps` gives the highest point of any piece now."""

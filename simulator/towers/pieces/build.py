@@ -228,6 +228,7 @@ def write_assets(directory: Path | None = None, progress: Progress | None = None
         tmp.write_text(text)
         tmp.replace(path)
         written.append(path)
+    forget_catalogue()
     return written
 
 
@@ -260,6 +261,11 @@ def _catalogue_facts() -> dict:
     if not isinstance(data, dict) or not isinstance(data.get("pieces"), dict):
         raise AssetError(f"{path}: the piece catalogue is damaged (no 'pieces' table); {rebuild}")
     return data
+
+
+def forget_catalogue() -> None:
+    """Read the catalogue again at its next use (it was rewritten, or its place changed)."""
+    _catalogue_facts.cache_clear()
 
 
 def load_piece(piece_id: str) -> PieceAsset:
