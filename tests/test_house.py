@@ -205,6 +205,22 @@ def test_the_programs_games_register_themselves_and_core_render_app_and_cli_name
             assert game not in text, f"{name} names {game}"
 
 
+def test_outside_the_game_packages_no_module_name_comes_twice():
+    """One name, one part (docs/ARCHITECTURE.md): the names a game package's parts share mean
+    the same in each package; elsewhere a name is used once."""
+    package = os.path.dirname(os.path.dirname(registry.__file__))
+    seen: dict[str, str] = {}
+    for folder, _, files in os.walk(package):
+        if os.path.join("simulator", "games") in folder:
+            continue
+        for module in files:
+            if module.endswith(".py") and module != "__init__.py":
+                where = os.path.relpath(os.path.join(folder, module), package)
+                assert module not in seen, f"{where} and {seen[module]} share a name"
+                seen[module] = where
+    assert len(seen) > 40
+
+
 def test_a_game_package_is_found_without_any_edit_elsewhere(tmp_path):
     """A new package beside the games (here in a folder added to simulator.games' path, as an
     installed plug-in would be) is listed, playable and loadable with no edit elsewhere."""
