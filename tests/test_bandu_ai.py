@@ -99,6 +99,23 @@ def test_a_refusal_war_is_not_started_for_a_piece_that_would_mostly_come_back():
         assert BanduAgent(LEVELS["strong"]).choose(state, rng) == Respond(answer), piece
 
 
+def test_a_piece_that_surely_drops_the_tower_is_refused_while_a_bean_is_left():
+    """Every tower topped by an upright long pole, two beans each, the egg offered "to refuse":
+    it drops the tower of whoever takes it, so it would come back two times in three. Taking it
+    puts the player out at once; refusing keeps it in a third of the time, and beans are worth
+    something only to a player still in. (The rule that weighed the beans of the war against
+    the risk alone took it: two beans a round, each worth its acceptance threshold, came to
+    more than a fall.)"""
+    rng = random.Random(1)
+    for level in ("medium", "strong"):
+        state = new_game(players=4)
+        for seat in range(4):
+            state.towers[seat].append("pole-long")            # stood on end on the axis
+        state.beans = [2, 2, 2, 2]
+        state.apply(Offer("egg", "refuse"))
+        assert BanduAgent(LEVELS[level]).choose(state, rng) == Respond("refuse"), level
+
+
 def test_a_piece_is_worth_beans_only_when_it_mends_a_pointed_top():
     """Placing a piece gains nothing on a flat top, so nobody bids for a cube there; on a cone a
     washer (it slips over the point and leaves a flat top) is worth bidding for."""
@@ -153,6 +170,42 @@ def test_the_chosen_placement_stands_under_the_referee():
     finally:
         referee.close()
     assert state.towers[1] == ["base#2", "arch"] and state.towers[0] == ["base", "cube-large"]
+
+
+class _ScriptedLab:
+    """A lab whose trials are scripted by where the piece is aimed: over the axis the piece
+    stands every other time, 20 mm to the side always."""
+
+    def __init__(self) -> None:
+        self.releases: list[float] = []
+
+    def aim_points_mm(self) -> list[tuple[float, float]]:
+        return [(0.0, 0.0), (20.0, 0.0)]
+
+    def trial(self, place, tremor, rng, room=False):
+        from simulator.games.bandu.ai import Trial
+
+        self.releases.append(place.x_mm)
+        on_axis = [x for x in self.releases if abs(x) < 1.0]
+        return Trial(abs(place.x_mm) >= 1.0 or len(on_axis) % 2 == 1, 0.0, 0.0)
+
+
+@pytest.mark.parametrize("level", ["medium", "strong"])
+def test_a_placement_that_stood_once_is_tried_again_before_it_is_taken(level):
+    """In an auction game one lucky release is not a stand rate: the placement over the axis,
+    which stands every other time, stood in its first trial; it is tried again, falls, and the
+    one that stands every time is taken, after `confirm` trials."""
+    agent = BanduAgent(LEVELS[level])
+    agent.trials_left = 100
+    lab = _ScriptedLab()
+    place, rate, _ = agent.best_placement(lab, "cube-large", 1, np.random.default_rng(0),
+                                       confirm=LEVELS[level].confirm)
+    assert place.x_mm == pytest.approx(20.0) and rate == 1.0
+    assert lab.releases.count(20.0) == LEVELS[level].confirm >= 4
+    # without confirming, the first release decides
+    lucky = BanduAgent(LEVELS[level])
+    lucky.trials_left = 100
+    assert lucky.best_placement(_ScriptedLab(), "cube-large", 1, np.random.default_rng(0)).place.x_mm == 0.0
 
 
 def test_the_lab_restores_its_tower_after_every_trial():

@@ -56,3 +56,20 @@ def test_the_twenty_piece_tower_stands_and_the_knocker_brings_it_down():
     last = frames[0]
     came_down = [p for p in state.towers[0] if last[p][2] * 1000 < state.poses[p][2] - tool.DROP_MM]
     assert len(came_down) >= 5, came_down
+
+
+def test_the_lab_tremor_tool_builds_its_tower_and_counts_each_way(capsys, monkeypatch):
+    """tools/measure_lab_tremor.py: the tower its figures in docs/PHYSICS.md stand on is built
+    (a doorknob on seat 1's base), and each of the five ways reports releases that stood."""
+    path = TOOL.parent / "measure_lab_tremor.py"
+    spec = importlib.util.spec_from_file_location("measure_lab_tremor", path)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    monkeypatch.setattr(sys, "argv", ["measure_lab_tremor.py", "--trials", "2"])
+    tool.main()
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("seat 1's tower: base#2 doorknob;")
+    assert len(lines) == 6 and all(line.rstrip().endswith("of 2") for line in lines[1:])
+    with pytest.raises(SystemExit, match="not PIECE@X,Y"):
+        tool.parse_place("doorknob-26")

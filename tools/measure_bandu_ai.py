@@ -31,11 +31,18 @@ def play(job: tuple[list[str], int, dict]) -> dict:
     players, seed, settings = job
     controller = TurnController("bandu", settings, [Seat(COMPUTER, p) for p in players], seed=seed)
     controller.play_computer_moves()
-    result = {"winners": controller.state.winners(), "think": controller.think_seconds,
-              "placements": controller.state.placements}
+    state = controller.state
+    result = {"winners": state.winners(), "think": controller.think_seconds,
+              "placements": state.placements}
+    placed = [sum(h.player == seat and h.action.startswith("places ") for h in controller.history)
+              for seat in range(len(players))]
+    # every placement in order: seat, piece, and whether that seat's tower fell with it
+    pieces = [[h.player, h.action.split()[1], controller.history[n + 1].action.startswith(f"result fell: {h.player}")]
+              for n, h in enumerate(controller.history[:-1]) if h.action.startswith("places ")]
     controller.close()
     # each game as it ends, on standard error: a long run stopped part way still says what it measured
-    print(json.dumps({"seed": seed, "winners": result["winners"], "placements": result["placements"]}),
+    print(json.dumps({"seed": seed, "winners": result["winners"], "placements": result["placements"],
+                      "eliminated": list(state.eliminated), "placed_by_seat": placed, "pieces": pieces}),
           file=sys.stderr, flush=True)
     return result
 

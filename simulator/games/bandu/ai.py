@@ -7,7 +7,9 @@ with a hand tremor so that only placements that survive small mistakes score wel
 - Placing: candidate poses (the piece's most stable resting faces, several yaws, small offsets,
   over the tower's axis, over its top piece and over the hollows of its top where a piece can
   hook in: holes, cups, grooves, notches) are each tried a few times, the plainest first; the
-  one that stands most often wins (ties: the one that moved least). The chosen pose is then
+  one that stands most often wins (ties: the one that moved least); in an auction game, where
+  every placement may put the player out, a pose that stood in all its trials is tried again
+  (Level.confirm) before it is taken. The chosen pose is then
   released with the player's own tremor, so weaker players make human mistakes. In an auction
   game they first aim at the tower's shelves (flat spots where the piece lands clear of the
   rest, towers/physics/shelves.py), and a piece that leaves no platform also scores for the
@@ -27,9 +29,10 @@ with a hand tremor so that only placements that survive small mistakes score wel
   chance, the top a piece leaves and covers, and the risk of resting it on a point (small for a
   washer over a cone, large for a fir tree on a doorknob).
 - Answering: accepts in a refuse auction when the piece costs it little enough (the fewer beans
-  left, the more it accepts), or when the risk a refusal passes on is worth less than the bean
-  (the others, answering by the same blurred rule on the rough model, would likely refuse it
-  until it is this player's again); bids
+  left, the more it accepts), or when the risk a refusal passes on is worth less than the beans
+  of the war it starts (the others, answering by the same blurred rule on the rough model,
+  would likely refuse it until it is this player's again); beans count only for a player still
+  in, so a piece that surely drops the tower is refused while a bean is left. Bids
   in an acquire auction only for a piece that mends its tower, keeping a bean for refusals.
 
 Strengths: `ai:easy`, `ai:medium`, `ai:strong` (LEVELS: their budgets and tremors).
@@ -115,14 +118,30 @@ class Level:
     # taken (a count, not a clock: the same seed plays the same game on any machine)
     lab_hand: Tremor = Tremor(1.0, 1.0)    # the tremor trials are shaken with
     shortlist: int = 1          # building alone: the pieces of the plan tried with physics
+    # in an auction game every placement may put the player out: a candidate that stood in all
+    # its trials is tried until `confirm` trials in all before it is taken (one lucky trial
+    # rated a doorknob that stands two times in three as sure), and a decision may spend
+    # `auction_budget` trials
+    confirm: int = 0
+    auction_budget: int = 0
+    # and trials are shaken as the player's own hand will shake (None: lab_hand): at 1 mm an
+    # ashlar over a doorknob and a hemisphere stood 9 times in 16, at the medium player's
+    # 1.5 mm 3 times, as often as under the referee (3 in 16)
+    auction_hand: Tremor | None = None
+
+    def budget_for(self, state: BanduState) -> int:
+        return self.budget if state.built_alone else max(self.budget, self.auction_budget)
+
+    def trial_hand(self, state: BanduState) -> Tremor:
+        return self.lab_hand if state.built_alone or self.auction_hand is None else self.auction_hand
 
 
 LEVELS = {
     "easy": Level("easy", 1, (0.0, 90.0), ((0.0, 0.0),), 1, 0, 0, Tremor(4.0, 4.0), budget=4),
     "medium": Level("medium", 2, (0.0, 90.0), ((0.0, 0.0),), 1, 1, 3, Tremor(1.5, 1.5), budget=12,
-                    shortlist=2),
+                    shortlist=2, confirm=4, auction_budget=24, auction_hand=Tremor(1.5, 1.5)),
     "strong": Level("strong", 3, (0.0, 90.0, 45.0, 135.0), ((0.0, 0.0), (6.0, 0.0), (0.0, 6.0)),
-                    2, 1, 5, Tremor(0.5, 0.5), budget=24, shortlist=4),
+                    2, 1, 5, Tremor(0.5, 0.5), budget=24, shortlist=4, confirm=6, auction_budget=36),
 }
 
 
@@ -220,6 +239,12 @@ def footprint_half_mm(piece: str, orientation: Quat) -> tuple[float, float]:
     """Half the piece's extent along x and y (mm) from its centre of mass, turned to `orientation`."""
     points = rotate(orientation, support_points(piece)) * 1000
     return float(np.abs(points[:, 0]).max()), float(np.abs(points[:, 1]).max())
+
+
+class Found(NamedTuple):
+    place: Place
+    rate: float                 # the share of its trials it stood in
+    room_mm2: float             # the room it left on average when it stood (0 when not asked for)
 
 
 class Trial(NamedTuple):
@@ -351,15 +376,17 @@ class BanduAgent:
         self.decision_seconds: list[float] = []
         self.trials_left = level.budget
         self._planned: dict[tuple, Place] = {}      # placements found while choosing a piece
+        self._judged: dict[tuple, Place] = {}       # the best placement found judging a piece
 
     def choose(self, state: GameState, rng: random.Random) -> BanduAction:
         assert isinstance(state, BanduState)
         started = time.perf_counter()
-        self.trials_left = self.level.budget
+        self.trials_left = self.level.budget_for(state)
         noise = np.random.default_rng(rng.getrandbits(64))
         try:
             if state.phase == "place":
                 return self._place(state, noise)
+            self._judged = {}                           # a new question: earlier finds are stale
             if state.phase == "offer":
                 return self._offer(state, noise)
             if state.phase in (REFUSE, ACQUIRE):
@@ -403,30 +430,41 @@ class BanduAgent:
 
     def best_placement(self, lab: TowerLab, piece: str, trials: int, noise: np.random.Generator,
                        face_indexes: list[int] | None = None, shelves: bool = False,
-                       keep_room: bool = False) -> tuple[Place, float]:
-        """The candidate that stood most often (ties: moved least), and its stand rate.
+                       keep_room: bool = False, confirm: int = 0, hand: Tremor | None = None,
+                       first: Place | None = None) -> Found:
+        """The candidate that stood most often (ties: moved least), its stand rate and (with
+        `keep_room`) the room it left.
         `shelves`: first aim where the piece lands flat and clear of the rest, on the top or on a
         lower shelf beside it, before the axis, the top piece and the hollows (a tower of an
         auction game takes pieces in no order of its own: a block lowered on the axis over a
         jack at the base's end would perch on it). `keep_room` (for a piece that leaves no
         platform): a candidate also scores for the room it leaves the next piece (ROOM_WEIGHT),
-        so a cone goes towards the end of the base rather than its middle."""
-        best: tuple[float, float, float, Place] | None = None
+        so a cone goes towards the end of the base rather than its middle. `confirm`: a
+        candidate that stood in all its trials is tried again, up to `confirm` trials in all or
+        its first fall, so that the rate it is taken at was not one lucky release. `hand`: the
+        tremor the trials are shaken with (None: the level's lab_hand). `first`: a placement
+        tried before the candidates (the one found when the piece was judged)."""
+        best: tuple[float, float, Found] | None = None
+        hand = hand or self.level.lab_hand
         turned = (lambda orientation: lab.shelf_aims_mm(piece, orientation)) if shelves else None
-        for place in self.candidates(piece, lab.aim_points_mm(), face_indexes, turned):
-            results = [lab.trial(place, self.level.lab_hand, noise, room=keep_room) for _ in range(trials)]
-            self.trials_left -= trials
-            rate = sum(r.stood for r in results) / trials
-            moved = sum(r.moved_mm for r in results) / trials
+        found = self.candidates(piece, lab.aim_points_mm(), face_indexes, turned)
+        for place in ([first] if first is not None else []) + found:
+            results = [lab.trial(place, hand, noise, room=keep_room) for _ in range(trials)]
+            while len(results) < confirm and results[-1].stood and all(r.stood for r in results):
+                results.append(lab.trial(place, hand, noise, room=keep_room))
+            self.trials_left -= len(results)
+            rate = sum(r.stood for r in results) / len(results)
+            moved = sum(r.moved_mm for r in results) / len(results)
             stood = [r.room_mm2 for r in results if r.stood]
-            room = min(1.0, sum(stood) / len(stood) / ROOM_FULL_MM2) if keep_room and stood else 0.0
+            left = sum(stood) / len(stood) if keep_room and stood else 0.0
+            room = min(1.0, left / ROOM_FULL_MM2)
             score = rate + ROOM_WEIGHT * room
             if best is None or (score, -moved) > (best[0], -best[1]):
-                best = (score, moved, rate, place)
+                best = (score, moved, Found(place, rate, left))
             if (rate == 1.0 and moved < 0.5 and (room == 1.0 or not keep_room)) or self.trials_left <= 0:
                 break                       # as good as it gets, or the budget is spent
         assert best is not None
-        return best[3], best[2]
+        return best[2]
 
     def planned_place(self, state: BanduState, noise: np.random.Generator) -> Place:
         """The placement this player finds best for the piece `state` awaits, before its own
@@ -438,13 +476,16 @@ class BanduAgent:
         planned = self._planned.pop(self._plan_key(state, piece), None)
         if planned is not None:
             return planned
+        judged = self._judged.pop((piece, tower_key(state, state.placer)), None)
         lab = TowerLab(state, state.placer, moving=LAB_MOVING)
         # in an auction game the pieces come in no order of one's own: land flat beside the rest,
         # and keep room beside a piece that leaves no platform (a tower built alone is planned)
         auctioned = not state.built_alone
         try:
             return self.best_placement(lab, piece, self.level.trials, noise, self._faces(state, piece),
-                                       shelves=auctioned, keep_room=auctioned and top_flatness(piece) < FLAT_ENOUGH)[0]
+                                       shelves=auctioned, keep_room=auctioned and top_flatness(piece) < FLAT_ENOUGH,
+                                       confirm=self.level.confirm if auctioned else 0,
+                                       hand=self.level.trial_hand(state), first=judged).place
         finally:
             lab.close()
 
@@ -463,23 +504,33 @@ class BanduAgent:
 
     # --- judging pieces ---------------------------------------------------------------------------
     def difficulty(self, state: BanduState, seat: int, piece: str, noise: np.random.Generator,
-                   labs: dict[int, TowerLab]) -> float:
-        """What `piece` costs `seat`: the chance it drops the tower now, plus what a pointed or
-        rounded top will cost later, less what the top it covers costs now (below 0: it mends
-        the tower; 0 easy .. above 1 hopeless)."""
+                   labs: dict[int, TowerLab], confirm: int = 0) -> float:
+        """What `piece` costs `seat`: the chance it drops the tower now, plus what it costs
+        later (below 0: it mends the tower; 0 easy .. above 1 hopeless): see `judgement`."""
+        fall, later = self.judgement(state, seat, piece, noise, labs, confirm)
+        return fall + later
+
+    def judgement(self, state: BanduState, seat: int, piece: str, noise: np.random.Generator,
+                  labs: dict[int, TowerLab], confirm: int = 0) -> tuple[float, float]:
+        """(fall, later) of `piece` for `seat`: the chance it drops the tower now, and what it
+        costs later: what a pointed or rounded top will cost, less what the top it covers costs
+        now. `confirm`: see best_placement (a player judging a piece it may have to place
+        itself)."""
         later = TOP_WEIGHT * (1.0 - top_flatness(piece)) - top_cost(state, seat)
         if self.level.judge_trials == 0 or not state.towers[seat] or self.trials_left <= 0:
-            return rough_cost(state, seat, piece)                # the rough model: quick
+            return rough_cost(state, seat, piece) - later, later    # the rough model: quick
         if seat not in labs:
             labs[seat] = TowerLab(state, seat, moving=LAB_MOVING)
         quick = Level(self.level.name, 1, (0.0, 90.0), ((0.0, 0.0),), self.level.judge_trials, 0, 0,
                       self.level.hand)
         judge = BanduAgent(quick)
         judge.trials_left = self.trials_left
-        _, rate = judge.best_placement(labs[seat], piece, self.level.judge_trials, noise,
-                                       shelves=not state.built_alone)
+        found = judge.best_placement(labs[seat], piece, self.level.judge_trials, noise,
+                                     shelves=not state.built_alone, confirm=confirm,
+                                     hand=self.level.trial_hand(state))
         self.trials_left = judge.trials_left
-        return 1.0 - rate + later
+        self._judged[piece, tower_key(state, seat)] = found.place    # where placing it starts
+        return 1.0 - found.rate, later
 
     def _offer(self, state: BanduState, noise: np.random.Generator) -> Offer:
         me = state.auctioneer
@@ -557,7 +608,7 @@ class BanduAgent:
         best: tuple[float, int, str, Place] | None = None
         try:
             for rank, piece in enumerate(order[:self.level.shortlist]):
-                place, rate = self.best_placement(lab, piece, self.level.trials, noise, face_order(piece))
+                place, rate, _ = self.best_placement(lab, piece, self.level.trials, noise, face_order(piece))
                 if best is None or (rate, -rank) > (best[0], -best[1]):
                     best = (rate, rank, piece, place)
                 if rate == 1.0 or self.trials_left <= 0:
@@ -591,20 +642,25 @@ class BanduAgent:
             return action
         labs: dict[int, TowerLab] = {}
         try:
-            risk = self.difficulty(state, me, state.auction.piece, noise, labs)
+            fall, later = self.judgement(state, me, state.auction.piece, noise, labs, self.level.confirm)
         finally:
             for lab in labs.values():
                 lab.close()
+        risk = fall + later
         beans = state.beans[me]
         if state.phase == REFUSE:
             threshold = _accept_threshold(beans, state.auction.refusals)
             if risk <= threshold:
                 return Respond("accept")
-            # refusing costs the beans of the whole war it starts (each worth `threshold` in fall
-            # chances to this player: this refusal and those of later rounds, while the others
-            # refuse too) and only pays for the risk it passes on, not the part that comes back
+            # refusing costs the beans of the whole war it starts (this refusal and those of
+            # later rounds, while the others refuse too), and passes on only the risk that does
+            # not come back. Beans matter only to a player still in, and each is worth
+            # `threshold` of what is left, so no number of them costs more than a fall
             back, spent = _refusal_prospect(state, me, risk)
-            return Respond("refuse") if risk * (1.0 - back) > threshold * spent else Respond("accept")
+            fall = min(1.0, max(0.0, fall))
+            beans_cost = 1.0 - (1.0 - threshold) ** spent
+            refusing = back * risk + (1.0 - back * fall) * beans_cost
+            return Respond("refuse") if refusing < risk else Respond("accept")
         # a piece is worth beans only when it mends the tower (placing one gains nothing else)
         bid = state.auction.high_bid + 1
         worth = math.floor(-risk * 10)
