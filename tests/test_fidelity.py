@@ -89,6 +89,18 @@ def test_judging_gathers_each_towers_outcomes_over_the_variants(monkeypatch):
     assert (judged.wall_seconds, judged.variant_seconds) == (1.0, 4.0)
 
 
+@pytest.mark.slow
+def test_two_worker_processes_judge_as_one_does():
+    """judge() runs on the program's job runner (processes.run_jobs): spawned workers finish
+    in any order, and each verdict still lands on its own tower."""
+    cases = [c for c in fidelity.corpus(random_towers=2, columns=()) if c.group in ("random", "slope")][:4]
+    seen = []
+    alone = fidelity.judge(cases, fidelity.CHOSEN, workers=1)
+    paired = fidelity.judge(cases, fidelity.CHOSEN, workers=2, progress=lambda done, total, what: seen.append(done))
+    assert paired.verdicts == alone.verdicts and paired.outcomes == alone.outcomes
+    assert seen == list(range(1, len(seen) + 1)) and len(seen) > len(cases)     # the variants too
+
+
 def test_the_reference_is_the_first_rung_the_next_no_longer_changes():
     def rung(changed: int) -> Judgement:        # 1000 towers, `changed` of them fall
         return _judged(str(changed), {f"t{i}": [(i >= changed, None if i >= changed else 0)]

@@ -221,6 +221,21 @@ def test_outside_the_game_packages_no_module_name_comes_twice():
     assert len(seen) > 40
 
 
+def test_independent_jobs_run_on_the_one_job_runner():
+    """processes.py runs the program's independent jobs; core/workers.py keeps the window's
+    long-lived search process. No other module makes a process pool of its own."""
+    package = os.path.dirname(os.path.dirname(registry.__file__))
+    makers = []
+    for folder, _, files in os.walk(package):
+        for module in files:
+            if module.endswith(".py"):
+                path = os.path.join(folder, module)
+                text = open(path, encoding="utf-8").read()
+                if "ProcessPoolExecutor(" in text or "multiprocessing.Pool(" in text:
+                    makers.append(os.path.relpath(path, package))
+    assert sorted(makers) == [os.path.join("core", "workers.py"), "processes.py"]
+
+
 def test_a_game_package_is_found_without_any_edit_elsewhere(tmp_path):
     """A new package beside the games (here in a folder added to simulator.games' path, as an
     installed plug-in would be) is listed, playable and loadable with no edit elsewhere."""

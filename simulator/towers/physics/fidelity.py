@@ -33,11 +33,11 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from simulator.processes import run_jobs
 from simulator.progress import Progress
 from simulator.towers.physics.bench_towers import BENCH_TOWERS
 from simulator.towers.physics.scene_file import Placement, Scene, TowerSpec, load_scene
@@ -205,25 +205,36 @@ class Judgement:
         return self.outcomes.get(name) or [frozenset([v]) for v in self.verdicts[name]]
 
 
+def _judge_job(job: tuple[int, Scene, Rung]) -> tuple[int, tuple[list[Verdict], float]]:
+    index, scene, rung = job
+    return index, _judge_scene(scene, rung)
+
+
 def judge(cases: Sequence[Case], rung: Rung, workers: int = 1,
           progress: Progress | None = None) -> Judgement:
     """Every case (and its hand's variants) judged with `rung`'s settings, in `workers`
-    processes."""
+    processes (the program's job runner, processes.run_jobs: a first Ctrl+C lets the scenes in
+    progress finish, then stops the judgement)."""
     judgement = Judgement(rung)
     jobs = [(case, scene) for case in cases for scene in (case.scene, *case.variants())]
-    if workers <= 1:
-        results = (_judge_scene(scene, rung) for _, scene in jobs)
-        _collect(judgement, jobs, results, progress)
-        return judgement
-    with ProcessPoolExecutor(workers) as pool:
-        futures = [pool.submit(_judge_scene, scene, rung) for _, scene in jobs]
-        _collect(judgement, jobs, (future.result() for future in futures), progress)
+    results: dict[int, tuple[list[Verdict], float]] = {}
+
+    def finished(result: tuple[int, tuple[list[Verdict], float]]) -> None:
+        results[result[0]] = result[1]
+        if progress:
+            progress(len(results), len(jobs), f"{rung.name}: {jobs[result[0]][0].name}")
+
+    stopped = run_jobs(_judge_job, ((n, scene, rung) for n, (_, scene) in enumerate(jobs)), workers,
+                       finished, quiet_import=__name__)
+    if stopped:
+        raise KeyboardInterrupt
+    _collect(judgement, jobs, [results[n] for n in range(len(jobs))])
     return judgement
 
 
-def _collect(judgement: Judgement, jobs: Sequence[tuple[Case, Scene]], results: Any,
-             progress: Progress | None) -> None:
-    for done, ((case, scene), (verdicts, wall)) in enumerate(zip(jobs, results, strict=False), start=1):
+def _collect(judgement: Judgement, jobs: Sequence[tuple[Case, Scene]],
+             results: Sequence[tuple[list[Verdict], float]]) -> None:
+    for (case, scene), (verdicts, wall) in zip(jobs, results, strict=True):
         if scene is case.scene:
             judgement.verdicts[case.name] = verdicts
             judgement.wall_seconds += wall
@@ -232,8 +243,6 @@ def _collect(judgement: Judgement, jobs: Sequence[tuple[Case, Scene]], results: 
             judgement.variant_seconds += wall
             judgement.outcomes[case.name] = [seen | {v} for seen, v
                                              in zip(judgement.outcomes[case.name], verdicts, strict=True)]
-        if progress:
-            progress(done, len(jobs), f"{judgement.rung.name}: {case.name}")
 
 
 @dataclass(frozen=True)
