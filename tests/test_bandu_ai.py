@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 import pytest
+from test_hollows import stacked
 
 from simulator.core import registry
 from simulator.core.controller import COMPUTER, Seat, TurnController
@@ -14,6 +15,8 @@ from simulator.games.bandu.ai import (
     LEVELS,
     BanduAgent,
     TowerLab,
+    Trial,
+    column_tops,
     rough_cost,
     top_cost,
     top_flatness,
@@ -135,8 +138,7 @@ def test_a_piece_is_worth_beans_only_when_it_mends_a_pointed_top():
 
 def test_an_auctioneer_short_of_beans_offers_nothing_that_would_come_back_to_it():
     """With one bean left, a hard piece "to refuse" would go round and end with the auctioneer:
-    it offers one the others take (played out by the same players' answers). With five beans it
-    offers a hard one."""
+    it offers one the others take (played out by the same players' answers)."""
     rng = random.Random(2)
     agent = BanduAgent(LEVELS["medium"])
     state = new_game(players=3)
@@ -147,10 +149,80 @@ def test_an_auctioneer_short_of_beans_offers_nothing_that_would_come_back_to_it(
     while state.phase in ("refuse", "acquire"):
         state.apply(agent.choose(state, rng))
     assert state.phase == "place" and state.placer != 0
-    state = new_game(players=3)
-    offer = agent.choose(state, rng)
-    assert isinstance(offer, Offer) and offer.auction == "refuse"
-    assert rough_cost(state, 1, offer.piece) > 0.4
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "strong"])
+def test_an_auctioneer_offers_nothing_it_would_hate_to_get_back(level):
+    """At the start (every tower a bare base, five beans each) a pointed piece "to refuse" goes
+    round the table, everyone refusing, and comes back to the auctioneer, who takes it rather
+    than pay for a second round. So the auctioneer's model of its own answer takes it back too:
+    what it offers at the start costs it little if it comes back. Before, it counted on
+    refusing again, offered the fir tree (0.66 by the rough model) and placed it itself."""
+    state = new_game(players=4)
+    offer = BanduAgent(LEVELS[level]).choose(state, random.Random(2))
+    assert isinstance(offer, Offer)
+    assert rough_cost(state, 0, offer.piece) < 0.3 < rough_cost(state, 0, "fir-tree"), offer
+
+
+def test_the_lab_moves_the_top_of_every_column():
+    """Five small cubes at one end of the base, two at the other: holding all but the four
+    highest pieces would hold the short stack still, so a piece laid out over its end could
+    not tip it. The top four of each column move; of one column, its four highest."""
+    world, bodies = stacked([("base", 0)] + [("cube-small", -30)] * 5 + [("cube-small", 30)] * 2)
+    try:
+        tall, short = bodies[1:6], bodies[6:]
+        assert set(column_tops(world, bodies, 4)) == set(tall[1:]) | set(short)
+    finally:
+        world.close()
+    world, bodies = stacked([("base", 0)] + [("cube-small", 0)] * 6)
+    try:
+        assert set(column_tops(world, bodies, 4)) == set(bodies[-4:])
+    finally:
+        world.close()
+
+
+def test_a_piece_beside_another_does_not_rest_on_it():
+    world, bodies = stacked([("base", 0), ("cube-large", -20.5), ("cube-large", 20.5)])
+    try:
+        base, left, right = bodies
+        assert world.resting_on(bodies) == {base: set(), left: {base}, right: {base}}
+    finally:
+        world.close()
+
+
+class _FixedLab:
+    """A lab whose trials stand where `stands(x_mm)` says; `holds_still` as TowerLab's."""
+
+    def __init__(self, stands, holds_still: bool = True) -> None:
+        self.stands, self.holds_still = stands, holds_still
+        self.releases: list[float] = []
+
+    def aim_points_mm(self) -> list[tuple[float, float]]:
+        return [(0.0, 0.0), (20.0, 0.0)]
+
+    def trial(self, place, tremor, rng, room=False):
+        self.releases.append(place.x_mm)
+        return Trial(self.stands(place.x_mm), 0.0, 0.0)
+
+
+@pytest.mark.parametrize("level", ["medium", "strong"])
+def test_a_placement_on_held_pieces_is_tried_over_the_whole_tower_before_it_is_taken(level):
+    """The lab holds a tall tower's lower pieces still, so nothing under the placement can tip:
+    there every placement stands. With every piece moving, the one over the axis falls: it is
+    not taken, and the one that stands there is, after `verify` releases over the whole tower."""
+    verify = LEVELS[level].verify
+    held, whole = _FixedLab(lambda x: True), _FixedLab(lambda x: abs(x) >= 1.0)
+    agent = BanduAgent(LEVELS[level])
+    agent.trials_left = 100
+    found = agent.best_placement(held, "cube-large", 1, np.random.default_rng(0), confirm=LEVELS[level].confirm,
+                                 whole=lambda: whole, verify=verify)
+    assert found.place.x_mm == pytest.approx(20.0) and found.rate == 1.0
+    assert whole.releases.count(20.0) == verify >= 1 and 0.0 in whole.releases
+    # a lab that holds nothing still is the whole tower: it is not asked twice
+    unheld, whole = _FixedLab(lambda x: True, holds_still=False), _FixedLab(lambda x: False)
+    found = agent.best_placement(unheld, "cube-large", 1, np.random.default_rng(0), confirm=LEVELS[level].confirm,
+                                 whole=lambda: whole, verify=verify)
+    assert found.place.x_mm == 0.0 and whole.releases == []
 
 
 def test_the_chosen_placement_stands_under_the_referee():
@@ -170,6 +242,34 @@ def test_the_chosen_placement_stands_under_the_referee():
     finally:
         referee.close()
     assert state.towers[1] == ["base#2", "arch"] and state.towers[0] == ["base", "cube-large"]
+
+
+def test_the_strong_player_counts_the_room_a_piece_takes_from_the_next():
+    """A fir tree stands at one end of the base; a ball at the other end would stand, but
+    would leave no room for the next piece. Counting room (Level.room_loss, strong only), the
+    ball costs the strong player more than its fall chance and its top say."""
+    state = new_game(players=2)
+    referee = PhysicsReferee()
+    try:
+        state.apply(Offer("fir-tree", "refuse"))
+        state.apply(Respond("accept"))
+        state.apply(BanduAgent(LEVELS["strong"]).choose(state, random.Random(1)))
+        state.apply(referee.resolve(state, random.Random(1)))
+    finally:
+        referee.close()
+    assert state.towers[1] == ["base#2", "fir-tree"]
+    judged = {}
+    for room in (False, True):
+        agent = BanduAgent(LEVELS["strong"])
+        agent.trials_left = 36
+        labs: dict = {}
+        try:
+            judged[room] = agent.judgement(state, 1, "ball", np.random.default_rng(0), labs, room=room)
+        finally:
+            for lab in labs.values():
+                lab.close()
+    assert judged[True][1] >= judged[False][1] + 0.2, judged
+    assert LEVELS["medium"].room_loss == 0.0 < LEVELS["strong"].room_loss
 
 
 class _ScriptedLab:

@@ -73,7 +73,8 @@ def test_the_edge_of_a_tower_beside_the_table_is_no_notch():
     assert find_hollows(heights, XS, YS) == []
 
 
-def _tower(parts: list[tuple[str, float]]) -> tuple[World, list[int]]:
+def stacked(parts: list[tuple[str, float]]) -> tuple[World, list[int]]:
+    """Each piece released over the ones before it at x (mm), settled: a tower on the table."""
     world = World()
     bodies: list[int] = []
     for piece, x in parts:
@@ -88,7 +89,7 @@ def _tower(parts: list[tuple[str, float]]) -> tuple[World, list[int]]:
     ([("base", 0), ("ring", 0)], 0.0, "hole"),
 ])
 def test_rays_find_the_hollows_of_real_towers(parts, hollow_x, kind):
-    world, bodies = _tower(parts)
+    world, bodies = stacked(parts)
     try:
         found = find_hollows(*tower_height_map(world, bodies, 3.0, 6.0))
         assert any(abs(h.x_mm - hollow_x) < 3 and abs(h.y_mm) < 3 and h.kind == kind for h in found), found
@@ -98,10 +99,10 @@ def test_rays_find_the_hollows_of_real_towers(parts, hollow_x, kind):
 
 
 def _staged(parts: list[tuple[str, float]], seat: int = 0):
-    """A 2-player game whose seat's tower stands as built by `_tower` on that seat's axis."""
+    """A 2-player game whose seat's tower stands as built by `stacked` on that seat's axis."""
     state = new_game(players=2)
     axis = tower_axes(2)[seat]
-    world, bodies = _tower([(piece, x + axis[0] * 1000) for piece, x in parts])
+    world, bodies = stacked([(piece, x + axis[0] * 1000) for piece, x in parts])
     names = []
     for (piece, _), body in zip(parts, bodies, strict=True):
         name = piece if piece not in names else f"{piece}#2"

@@ -15,7 +15,7 @@ TOOL = Path(__file__).resolve().parent.parent / "tools" / "measure_bandu_ai.py"
 pytestmark = pytest.mark.slow
 
 
-def test_one_run_prints_the_match_the_think_times_and_the_solo_table():
+def test_one_run_prints_the_match_the_think_times_and_the_solo_table(tmp_path):
     result = subprocess.run([sys.executable, str(TOOL), "ai:easy,random", "--games", "2", "--seed", "4",
                              "--solo", "2", "--setting", "reserve=3"],
                             capture_output=True, text=True, timeout=300)
@@ -28,3 +28,16 @@ def test_one_run_prints_the_match_the_think_times_and_the_solo_table():
     assert 0 <= min(solo["scores"]) and solo["best"] == max(solo["scores"]) <= 3
     assert solo["mean"] == pytest.approx(sum(solo["scores"]) / 2, abs=0.05)
     assert solo["think_seconds"]["decisions"] >= 2
+    # the games' lines on standard error give the same match table, as of a run stopped part way
+    log = tmp_path / "games.log"
+    log.write_text(result.stderr, encoding="utf-8")
+    again = subprocess.run([sys.executable, str(TOOL), "ai:easy,random", "--from-log", str(log)],
+                           capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    logged = json.loads(again.stdout)
+    for key in ("games", "wins", "shared_wins", "mean_placements", "think_seconds"):
+        assert logged[key] == report[key], key
+    log.write_text("not a log\n", encoding="utf-8")
+    refused = subprocess.run([sys.executable, str(TOOL), "ai:easy,random", "--from-log", str(log)],
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode != 0 and "lists no games" in refused.stderr

@@ -4,6 +4,9 @@
     .venv/bin/python tools/measure_bandu_ai.py ai:easy,ai:medium,ai:strong,random --games 4 --workers 1
     .venv/bin/python tools/measure_bandu_ai.py ai:easy,ai:medium,ai:strong,random --games 8 --solo 10 --workers 2
 
+`--from-log FILE` plays nothing and prints the table of the games a run listed on standard
+error (each game's line carries its think times), e.g. of a run stopped part way.
+
 `--solo N` also plays N solo record attempts (all 48 pieces, attempt n with seed S + n, as
 `bandu-sim solo` does, not stored) for each computer level at the table and prints their table
 (best, mean and median pieces standing; the think time of their decisions) in the same run.
@@ -22,6 +25,7 @@ import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from simulator.core.controller import COMPUTER, Seat, TurnController
 from simulator.games.bandu.solo import AttemptJob
@@ -42,7 +46,8 @@ def play(job: tuple[list[str], int, dict]) -> dict:
     controller.close()
     # each game as it ends, on standard error: a long run stopped part way still says what it measured
     print(json.dumps({"seed": seed, "winners": result["winners"], "placements": result["placements"],
-                      "eliminated": list(state.eliminated), "placed_by_seat": placed, "pieces": pieces}),
+                      "eliminated": list(state.eliminated), "placed_by_seat": placed, "pieces": pieces,
+                      "think": [[round(t, 3) for t in times] for times in controller.think_seconds]}),
           file=sys.stderr, flush=True)
     return result
 
@@ -86,6 +91,39 @@ def solo_table(levels: list[str], attempts: int, seed: int, pool: ProcessPoolExe
     return table
 
 
+def logged_games(path: Path) -> list[dict]:
+    """The games a run wrote on standard error (one JSON line each; other lines skipped)."""
+    games = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise SystemExit(f"measure_bandu_ai: cannot read {path}: {error}") from None
+    for line in lines:
+        try:
+            game = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(game, dict) and {"winners", "placements", "think"} <= game.keys():
+            games.append(game)
+    if not games:
+        raise SystemExit(f"measure_bandu_ai: {path} lists no games with think times")
+    return games
+
+
+def table(players: list[str], results: list[dict], seed: int, wall_seconds: float | None) -> dict:
+    """Wins by seat, placements a game and think-time percentiles by player."""
+    wins = [sum(seat in r["winners"] and len(r["winners"]) == 1 for r in results) for seat in range(len(players))]
+    shared = sum(len(r["winners"]) > 1 for r in results)
+    think: dict[str, list[float]] = {}
+    for r in results:
+        for seat, times in enumerate(r["think"]):
+            think.setdefault(players[seat], []).extend(times)
+    return {"players": players, "games": len(results), "seed": seed, "wins": wins, "shared_wins": shared,
+            "wall_seconds": wall_seconds,
+            "mean_placements": round(statistics.mean(r["placements"] for r in results), 1) if results else None,
+            "think_seconds": {p: percentiles(t) for p, t in think.items() if t and p != "random"}}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("players")
@@ -95,8 +133,14 @@ def main() -> None:
     parser.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--solo", type=int, default=0, metavar="N",
                         help="also N solo record attempts for each computer level at the table")
+    parser.add_argument("--from-log", type=Path, metavar="FILE",
+                        help="play nothing: the table of the games listed in FILE (the lines a run "
+                             "writes on standard error), e.g. of a run stopped part way")
     args = parser.parse_args()
     players = args.players.split(",")
+    if args.from_log:
+        print(json.dumps(table(players, logged_games(args.from_log), args.seed, None), indent=1))
+        return
     settings = {k: int(v) if v.isdigit() else v for k, v in (s.split("=", 1) for s in args.setting)}
     jobs = [(players, args.seed + n, settings) for n in range(args.games)]
     levels = list(dict.fromkeys(p for p in players if p.startswith("ai:")))
@@ -112,16 +156,7 @@ def main() -> None:
         solo_started = time.perf_counter()
         solo = solo_table(levels, args.solo, args.seed, None, settings.get("reserve")) if args.solo else {}
     solo_seconds = time.perf_counter() - solo_started
-    wins = [sum(seat in r["winners"] and len(r["winners"]) == 1 for r in results) for seat in range(len(players))]
-    shared = sum(len(r["winners"]) > 1 for r in results)
-    think: dict[str, list[float]] = {}
-    for r in results:
-        for seat, times in enumerate(r["think"]):
-            think.setdefault(players[seat], []).extend(times)
-    report = {"players": players, "games": args.games, "seed": args.seed, "wins": wins, "shared_wins": shared,
-              "wall_seconds": round(solo_started - started, 1),
-              "mean_placements": round(statistics.mean(r["placements"] for r in results), 1) if results else None,
-              "think_seconds": {p: percentiles(t) for p, t in think.items() if t and p != "random"}}
+    report = table(players, results, args.seed, round(solo_started - started, 1))
     if solo:
         report["solo"] = solo
         report["solo_wall_seconds"] = round(solo_seconds, 1)

@@ -9,7 +9,8 @@ with a hand tremor so that only placements that survive small mistakes score wel
   hook in: holes, cups, grooves, notches) are each tried a few times, the plainest first; the
   one that stands most often wins (ties: the one that moved least); in an auction game, where
   every placement may put the player out, a pose that stood in all its trials is tried again
-  (Level.confirm) before it is taken. The chosen pose is then
+  (Level.confirm), and on a tower whose lower pieces the lab holds still, once more with
+  every piece moving (Level.verify), before it is taken. The chosen pose is then
   released with the player's own tremor, so weaker players make human mistakes. In an auction
   game they first aim at the tower's shelves (flat spots where the piece lands clear of the
   rest, towers/physics/shelves.py), and a piece that leaves no platform also scores for the
@@ -22,14 +23,21 @@ with a hand tremor so that only placements that survive small mistakes score wel
   refuse": the odds that each seat takes it when everyone answers by the acceptance rule below,
   blurred and never certain (`_acceptance_chance`; a neighbour without beans must take
   anything: it gets the piece hardest for it), a rival's cost being the auctioneer's gain, its
-  own its loss, plus the beans rivals pay; "to acquire": a piece that mends a rival is bid for,
-  else it is the auctioneer's free.
+  own its loss, plus the beans rivals pay; asked last, once the piece has gone round, the
+  auctioneer takes it back (as it answers: a second round costs everyone a bean and brings it
+  back again) unless it is hopeless, so it offers no piece that it would hate to get back;
+  "to acquire": a piece that mends a rival is bid for, else it is the auctioneer's free.
   With an empty reserve it takes off the piece whose removal moves its tower least.
 - The rough model (the easy player's whole judgement, everyone's first sort): the rules' fall
   chance, the top a piece leaves and covers, and the risk of resting it on a point (small for a
   washer over a cone, large for a fir tree on a doorknob).
+- The lab holds a tall tower's lower pieces still (TowerLab's `moving`: the top LAB_MOVING of
+  every column, column_tops), which makes trials quick; a placement about to be taken is
+  released over the whole tower too, where held pieces sway and tip as they do under the
+  referee.
 - Answering: accepts in a refuse auction when the piece costs it little enough (the fewer beans
-  left, the more it accepts), or when the risk a refusal passes on is worth less than the beans
+  left, the more it accepts; the strong player also counts the room the piece takes from the
+  next one, Level.room_loss), or when the risk a refusal passes on is worth less than the beans
   of the war it starts (the others, answering by the same blurred rule on the rough model,
   would likely refuse it until it is this player's again); beans count only for a player still
   in, so a piece that surely drops the tower is refused while a bean is left. Bids
@@ -95,6 +103,7 @@ POINT_CATCHER_RISK = 0.1        # rough model: resting one of them on a point
 POINT_PERCH_RISK = 0.7          # and any other piece (a fir tree on a doorknob)
 BEAN_VALUE = 0.05               # a bean a rival pays, in fall chances: one refusal fewer later
 OTHERS_CARELESS = 0.05          # the chance another player answers against one's model of it
+TAKES_BACK = 0.9                # an auctioneer takes back a piece that went round unless it costs this
 ACCEPT_SPREAD = 0.05            # fall chance: how sharp the others' acceptance rule is modelled
 ROOM_FULL_MM2 = 600.0           # room left for the next piece (shelves.room_mm2) that is plenty:
 # the landing spots on a 40 mm cube's top for another such cube
@@ -123,11 +132,19 @@ class Level:
     # rated a doorknob that stands two times in three as sure), and a decision may spend
     # `auction_budget` trials
     confirm: int = 0
+    # and, on a tower whose lower pieces the lab holds still (TowerLab's `moving`), then
+    # released up to `verify` times more over the whole tower moving: held pieces neither
+    # sway nor tip, and a pole stood on end atop a 17-piece tower stood 7 of 8 such trials,
+    # 2 of 8 with every piece moving and none of 8 under the referee
+    verify: int = 0
     auction_budget: int = 0
     # and trials are shaken as the player's own hand will shake (None: lab_hand): at 1 mm an
     # ashlar over a doorknob and a hemisphere stood 9 times in 16, at the medium player's
     # 1.5 mm 3 times, as often as under the referee (3 in 16)
     auction_hand: Tremor | None = None
+    # answering in an auction game: what losing all the room the tower has for the next piece
+    # (shelves.room_mm2, up to ROOM_FULL_MM2) costs, in fall chances (0: room is not counted)
+    room_loss: float = 0.0
 
     def budget_for(self, state: BanduState) -> int:
         return self.budget if state.built_alone else max(self.budget, self.auction_budget)
@@ -139,9 +156,11 @@ class Level:
 LEVELS = {
     "easy": Level("easy", 1, (0.0, 90.0), ((0.0, 0.0),), 1, 0, 0, Tremor(4.0, 4.0), budget=4),
     "medium": Level("medium", 2, (0.0, 90.0), ((0.0, 0.0),), 1, 1, 3, Tremor(1.5, 1.5), budget=12,
-                    shortlist=2, confirm=4, auction_budget=24, auction_hand=Tremor(1.5, 1.5)),
+                    shortlist=2, confirm=4, auction_budget=24, auction_hand=Tremor(1.5, 1.5),
+                    verify=1),
     "strong": Level("strong", 3, (0.0, 90.0, 45.0, 135.0), ((0.0, 0.0), (6.0, 0.0), (0.0, 6.0)),
-                    2, 1, 5, Tremor(0.5, 0.5), budget=24, shortlist=4, confirm=6, auction_budget=36),
+                    2, 1, 5, Tremor(0.5, 0.5), budget=24, shortlist=4, confirm=6, auction_budget=36, verify=2,
+                    room_loss=0.4),
 }
 
 
@@ -241,6 +260,25 @@ def footprint_half_mm(piece: str, orientation: Quat) -> tuple[float, float]:
     return float(np.abs(points[:, 0]).max()), float(np.abs(points[:, 1]).max())
 
 
+def column_tops(world: World, bodies: list[int], depth: int) -> list[int]:
+    """The pieces with fewer than `depth` pieces resting on them, directly or through others:
+    the top `depth` of every column the tower stands in. A tower of one column gives its
+    `depth` highest pieces; one of two stacks on the base gives the top of each, so that a
+    placement on the lower stack does not rest on pieces held still (held, an L block laid
+    on an arch at the end of a short stack stood in every trial and fell under the referee)."""
+    below = world.resting_on(bodies)
+    above: dict[int, set[int]] = {body: set() for body in bodies}
+    for upper in bodies:                        # every piece, to everything under it
+        seen, todo = set(), list(below[upper])
+        while todo:
+            lower = todo.pop()
+            if lower not in seen and lower != upper:
+                seen.add(lower)
+                above[lower].add(upper)
+                todo.extend(below[lower])
+    return [body for body in bodies if len(above[body]) < depth]
+
+
 class Found(NamedTuple):
     place: Place
     rate: float                 # the share of its trials it stood in
@@ -258,8 +296,9 @@ class TowerLab:
 
     def __init__(self, state: BanduState, seat: int, settings: PhysicsSettings | None = None,
                  moving: int | None = None) -> None:
-        """`moving`: only that many of the tower's highest pieces move in the trials, the rest
-        held still (and then no finer step at height: the moving part is short). A tall tower
+        """`moving`: only the top `moving` pieces of each of the tower's columns move in the
+        trials (column_tops), the rest held still (and then no finer step at height: the moving
+        part is short). A tall tower
         sways for seconds on end, so a trial on the whole of it runs its full settle time; with
         the top four moving, 48 trials on a 19-piece tower took 17 s instead of 129 s and gave
         the same verdict in 47 (tools/measure_lab.py; docs/PHYSICS.md, "What the computer
@@ -275,10 +314,11 @@ class TowerLab:
         self.moving = list(self.tower)
         if held:
             assert moving is not None
-            by_height = sorted(self.tower, key=lambda b: self.world.lowest_and_highest(b)[1])
-            for body in by_height[:-moving]:
-                self.world.hold_still(body)
-            self.moving = by_height[-moving:]
+            self.moving = column_tops(self.world, self.tower, moving)
+            for body in self.tower:
+                if body not in self.moving:
+                    self.world.hold_still(body)
+        self.holds_still = len(self.moving) < len(self.tower)     # some pieces held
         self.snapshot = self.world.save_state()
         self._aims: list[tuple[float, float]] | None = None
         self._top: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
@@ -300,6 +340,10 @@ class TowerLab:
         if self._top is None:
             self._top = tower_height_map(self.world, self.tower, STEP_MM, TOP_MARGIN_MM)
         return self._top
+
+    def room_mm2(self) -> float:
+        """The room the tower as rebuilt leaves for the next piece (shelves.room_mm2)."""
+        return room_mm2(self._top_view()[0]) if self.tower else ROOM_FULL_MM2
 
     def _from_axis(self, x_mm: float, y_mm: float) -> tuple[float, float]:
         return (round(x_mm - self.axis[0] * 1000, 1), round(y_mm - self.axis[1] * 1000, 1))
@@ -368,6 +412,15 @@ class TowerLab:
         return math.inf if fell else moved
 
 
+def _lab(labs: dict[tuple[int, bool], TowerLab], state: BanduState, seat: int,
+         whole: bool = False) -> TowerLab:
+    """The lab of `seat`'s tower kept in `labs` for one decision, made on first use: the top of
+    its columns moving (LAB_MOVING), or with `whole` every piece."""
+    if (seat, whole) not in labs:
+        labs[seat, whole] = TowerLab(state, seat, moving=None if whole else LAB_MOVING)
+    return labs[seat, whole]
+
+
 class BanduAgent:
     """A computer player at one level (see LEVELS)."""
 
@@ -431,7 +484,8 @@ class BanduAgent:
     def best_placement(self, lab: TowerLab, piece: str, trials: int, noise: np.random.Generator,
                        face_indexes: list[int] | None = None, shelves: bool = False,
                        keep_room: bool = False, confirm: int = 0, hand: Tremor | None = None,
-                       first: Place | None = None) -> Found:
+                       first: Place | None = None, whole: Callable[[], TowerLab] | None = None,
+                       verify: int = 0) -> Found:
         """The candidate that stood most often (ties: moved least), its stand rate and (with
         `keep_room`) the room it left.
         `shelves`: first aim where the piece lands flat and clear of the rest, on the top or on a
@@ -443,7 +497,10 @@ class BanduAgent:
         candidate that stood in all its trials is tried again, up to `confirm` trials in all or
         its first fall, so that the rate it is taken at was not one lucky release. `hand`: the
         tremor the trials are shaken with (None: the level's lab_hand). `first`: a placement
-        tried before the candidates (the one found when the piece was judged)."""
+        tried before the candidates (the one found when the piece was judged). `whole`: the lab
+        of the same tower with every piece moving, asked for when `lab` holds some still: a
+        candidate that stood in all its `confirm` trials is released there `verify` times more,
+        up to its first fall."""
         best: tuple[float, float, Found] | None = None
         hand = hand or self.level.lab_hand
         turned = (lambda orientation: lab.shelf_aims_mm(piece, orientation)) if shelves else None
@@ -452,6 +509,11 @@ class BanduAgent:
             results = [lab.trial(place, hand, noise, room=keep_room) for _ in range(trials)]
             while len(results) < confirm and results[-1].stood and all(r.stood for r in results):
                 results.append(lab.trial(place, hand, noise, room=keep_room))
+            if confirm and whole is not None and lab.holds_still and all(r.stood for r in results):
+                for _ in range(verify):
+                    results.append(whole().trial(place, hand, noise, room=keep_room))
+                    if not results[-1].stood:
+                        break
             self.trials_left -= len(results)
             rate = sum(r.stood for r in results) / len(results)
             moved = sum(r.moved_mm for r in results) / len(results)
@@ -477,7 +539,8 @@ class BanduAgent:
         if planned is not None:
             return planned
         judged = self._judged.pop((piece, tower_key(state, state.placer)), None)
-        lab = TowerLab(state, state.placer, moving=LAB_MOVING)
+        labs: dict[tuple[int, bool], TowerLab] = {}
+        lab = _lab(labs, state, state.placer)
         # in an auction game the pieces come in no order of one's own: land flat beside the rest,
         # and keep room beside a piece that leaves no platform (a tower built alone is planned)
         auctioned = not state.built_alone
@@ -485,9 +548,12 @@ class BanduAgent:
             return self.best_placement(lab, piece, self.level.trials, noise, self._faces(state, piece),
                                        shelves=auctioned, keep_room=auctioned and top_flatness(piece) < FLAT_ENOUGH,
                                        confirm=self.level.confirm if auctioned else 0,
-                                       hand=self.level.trial_hand(state), first=judged).place
+                                       hand=self.level.trial_hand(state), first=judged,
+                                       whole=lambda: _lab(labs, state, state.placer, whole=True),
+                                       verify=self.level.verify).place
         finally:
-            lab.close()
+            for each in labs.values():
+                each.close()
 
     def _place(self, state: BanduState, noise: np.random.Generator) -> Place:
         assert state.auction is not None
@@ -504,14 +570,14 @@ class BanduAgent:
 
     # --- judging pieces ---------------------------------------------------------------------------
     def difficulty(self, state: BanduState, seat: int, piece: str, noise: np.random.Generator,
-                   labs: dict[int, TowerLab], confirm: int = 0) -> float:
+                   labs: dict[tuple[int, bool], TowerLab], confirm: int = 0) -> float:
         """What `piece` costs `seat`: the chance it drops the tower now, plus what it costs
         later (below 0: it mends the tower; 0 easy .. above 1 hopeless): see `judgement`."""
         fall, later = self.judgement(state, seat, piece, noise, labs, confirm)
         return fall + later
 
     def judgement(self, state: BanduState, seat: int, piece: str, noise: np.random.Generator,
-                  labs: dict[int, TowerLab], confirm: int = 0) -> tuple[float, float]:
+                  labs: dict[tuple[int, bool], TowerLab], confirm: int = 0, room: bool = False) -> tuple[float, float]:
         """(fall, later) of `piece` for `seat`: the chance it drops the tower now, and what it
         costs later: what a pointed or rounded top will cost, less what the top it covers costs
         now. `confirm`: see best_placement (a player judging a piece it may have to place
@@ -519,17 +585,21 @@ class BanduAgent:
         later = TOP_WEIGHT * (1.0 - top_flatness(piece)) - top_cost(state, seat)
         if self.level.judge_trials == 0 or not state.towers[seat] or self.trials_left <= 0:
             return rough_cost(state, seat, piece) - later, later    # the rough model: quick
-        if seat not in labs:
-            labs[seat] = TowerLab(state, seat, moving=LAB_MOVING)
+        lab = _lab(labs, state, seat)
         quick = Level(self.level.name, 1, (0.0, 90.0), ((0.0, 0.0),), self.level.judge_trials, 0, 0,
                       self.level.hand)
         judge = BanduAgent(quick)
         judge.trials_left = self.trials_left
-        found = judge.best_placement(labs[seat], piece, self.level.judge_trials, noise,
+        room = room and self.level.room_loss > 0.0
+        found = judge.best_placement(lab, piece, self.level.judge_trials, noise,
                                      shelves=not state.built_alone, confirm=confirm,
-                                     hand=self.level.trial_hand(state))
+                                     hand=self.level.trial_hand(state), keep_room=room,
+                                     whole=lambda: _lab(labs, state, seat, whole=True), verify=self.level.verify)
         self.trials_left = judge.trials_left
         self._judged[piece, tower_key(state, seat)] = found.place    # where placing it starts
+        if room and found.rate > 0.0:
+            before = min(1.0, lab.room_mm2() / ROOM_FULL_MM2)
+            later += self.level.room_loss * max(0.0, before - min(1.0, found.room_mm2 / ROOM_FULL_MM2))
         return 1.0 - found.rate, later
 
     def _offer(self, state: BanduState, noise: np.random.Generator) -> Offer:
@@ -547,7 +617,7 @@ class BanduAgent:
         by_refusal = sorted(state.reserve, key=lambda p: (-self._offer_value(state, p, REFUSE, rough[p]), p))
         by_ease = sorted(state.reserve, key=lambda p: (rough[p][me], p))
         judged = dict.fromkeys(by_refusal[:max(2, self.level.pieces_judged)] + by_ease[:2])
-        labs: dict[int, TowerLab] = {}
+        labs: dict[tuple[int, bool], TowerLab] = {}
         try:
             costs = {p: {seat: self.difficulty(state, seat, p, noise, labs) for seat in alive} for p in judged}
         finally:
@@ -569,8 +639,8 @@ class BanduAgent:
         me = state.auctioneer
         if auction == REFUSE:
             def chance(seat: int, beans: int, refusals: int) -> float:
-                if seat == me:
-                    return 1.0 if costs[me] <= _accept_threshold(beans, refusals) else 0.0
+                if seat == me:          # asked once it has gone round: it takes it back
+                    return 1.0 if costs[me] <= _accept_threshold(beans, refusals) or costs[me] < TAKES_BACK else 0.0
                 return _acceptance_chance(costs[seat], beans, refusals)
 
             takes, paid = state.refusal_odds(state.left_of(me), chance)
@@ -640,9 +710,10 @@ class BanduAgent:
             action = legal[0]
             assert isinstance(action, Respond)
             return action
-        labs: dict[int, TowerLab] = {}
+        labs: dict[tuple[int, bool], TowerLab] = {}
         try:
-            fall, later = self.judgement(state, me, state.auction.piece, noise, labs, self.level.confirm)
+            fall, later = self.judgement(state, me, state.auction.piece, noise, labs, self.level.confirm,
+                                         room=True)
         finally:
             for lab in labs.values():
                 lab.close()

@@ -478,6 +478,24 @@ class World:
                 for contact in self._contact_points(bodyA=ground) or ()
                 if contact[8] <= tolerance and self._in_world(contact[2])}
 
+    def resting_on(self, bodies: list[int], tolerance: float = 5e-4) -> dict[int, set[int]]:
+        """For each of `bodies`, those of them it rests on: touching it (within `tolerance`
+        metres, by the last step's contact points) from below, the contact's normal closer to
+        the vertical than 60 degrees (a piece beside another does not rest on it)."""
+        among = set(bodies)
+        below: dict[int, set[int]] = {body: set() for body in bodies}
+        for body in bodies:
+            for contact in self._contact_points(bodyA=body) or ():
+                other = contact[2]
+                if other not in among or contact[8] > tolerance:
+                    continue
+                up = contact[7][2]              # the normal on `other`, pointing towards `body`
+                if up > 0.5:
+                    below[body].add(other)
+                elif up < -0.5:
+                    below[other].add(body)
+        return below
+
     def _in_world(self, body: int) -> bool:
         """A piece not taken out (a removed one is parked under the floor, touching it)."""
         info = self._bodies.get(body)
