@@ -135,7 +135,8 @@ class Level:
     # and, on a tower whose lower pieces the lab holds still (TowerLab's `moving`), then
     # released up to `verify` times more over the whole tower moving: held pieces neither
     # sway nor tip, and a pole stood on end atop a 17-piece tower stood 7 of 8 such trials,
-    # 2 of 8 with every piece moving and none of 8 under the referee
+    # 5 of 8 with every piece moving and none of 8 under the referee
+    # (tools/measure_lab_columns.py, tools/lab_cases/pole-on-a-tall-stack.json)
     verify: int = 0
     auction_budget: int = 0
     # and trials are shaken as the player's own hand will shake (None: lab_hand): at 1 mm an
@@ -264,8 +265,9 @@ def column_tops(world: World, bodies: list[int], depth: int) -> list[int]:
     """The pieces with fewer than `depth` pieces resting on them, directly or through others:
     the top `depth` of every column the tower stands in. A tower of one column gives its
     `depth` highest pieces; one of two stacks on the base gives the top of each, so that a
-    placement on the lower stack does not rest on pieces held still (held, an L block laid
-    on an arch at the end of a short stack stood in every trial and fell under the referee)."""
+    placement on the lower stack does not rest on pieces held still (held, a cove laid out
+    over the end of a short stack stood in 8 trials of 8 and in none under the referee:
+    tools/measure_lab_columns.py, tools/lab_cases/cove-off-the-short-stack.json)."""
     below = world.resting_on(bodies)
     above: dict[int, set[int]] = {body: set() for body in bodies}
     for upper in bodies:                        # every piece, to everything under it
