@@ -41,3 +41,31 @@ def test_one_run_prints_the_match_the_think_times_and_the_solo_table(tmp_path):
     refused = subprocess.run([sys.executable, str(TOOL), "ai:easy,random", "--from-log", str(log)],
                              capture_output=True, text=True, timeout=120)
     assert refused.returncode != 0 and "lists no games" in refused.stderr
+
+
+SHOW = TOOL.parent / "show_bandu_game.py"
+
+
+def test_the_game_shown_move_by_move_is_the_game_measured_with_that_seed():
+    measured = subprocess.run([sys.executable, str(TOOL), "random,random,random", "--games", "1", "--seed", "5"],
+                              capture_output=True, text=True, timeout=300)
+    assert measured.returncode == 0, measured.stderr
+    game = next(json.loads(line) for line in measured.stderr.splitlines() if line.startswith("{"))
+    report = json.loads(measured.stdout[measured.stdout.index("{"):])
+    assert report["first_out"] == [int(seat == game["eliminated"][0]) for seat in range(3)]
+    shown = subprocess.run([sys.executable, str(SHOW), "random,random,random", "--seed", "5"],
+                           capture_output=True, text=True, timeout=300)
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    placed = [[int(line.split()[0]), line.split()[2]] for line in lines if line.split()[1] == "places"]
+    assert placed == [[seat, piece] for seat, piece, _ in game["pieces"]]
+    results = [line for line in lines if line.startswith("R  result")]
+    assert len(results) == len(placed) and all("beans by seat: " in line for line in results)
+    assert any(" offers " in line for line in lines)
+    cut = subprocess.run([sys.executable, str(SHOW), "random,random,random", "--seed", "5", "--placements", "2"],
+                         capture_output=True, text=True, timeout=300)
+    assert cut.stdout.splitlines() == lines[:len(cut.stdout.splitlines())]
+    assert sum(" places " in line for line in cut.stdout.splitlines()) == 2
+    refused = subprocess.run([sys.executable, str(SHOW), "random,random", "--setting", "first=x"],
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode != 0 and refused.stderr.strip().splitlines()[-1].startswith("show_bandu_game: ")

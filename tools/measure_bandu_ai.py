@@ -5,15 +5,16 @@
     .venv/bin/python tools/measure_bandu_ai.py ai:easy,ai:medium,ai:strong,random --games 8 --solo 10 --workers 2
 
 `--from-log FILE` plays nothing and prints the table of the games a run listed on standard
-error (each game's line carries its think times), e.g. of a run stopped part way.
+error (each game's line carries its think times), e.g. of a run stopped part way; to combine
+runs, concatenate their logs into one file.
 
 `--solo N` also plays N solo record attempts (all 48 pieces, attempt n with seed S + n, as
 `bandu-sim solo` does, not stored) for each computer level at the table and prints their table
 (best, mean and median pieces standing; the think time of their decisions) in the same run.
 
 Plays complete games with the physics referee (bandu-sim selfplay's games: game n uses seed
-S + n) and prints, per seat, the wins and the think time of every decision (median, 90th
-percentile, maximum) by player. Think times are wall-clock seconds per decision; with one
+S + n) and prints, per seat, the wins and how often its tower fell first (`first_out`), and
+the think time of every decision (median, 90th percentile, maximum) by player. Think times are wall-clock seconds per decision; with one
 worker the games run on one core, as the README's figures are measured.
 """
 
@@ -37,7 +38,7 @@ def play(job: tuple[list[str], int, dict]) -> dict:
     controller.play_computer_moves()
     state = controller.state
     result = {"winners": state.winners(), "think": controller.think_seconds,
-              "placements": state.placements}
+              "placements": state.placements, "eliminated": list(state.eliminated)}
     placed = [sum(h.player == seat and h.action.startswith("places ") for h in controller.history)
               for seat in range(len(players))]
     # every placement in order: seat, piece, and whether that seat's tower fell with it
@@ -103,7 +104,7 @@ def logged_games(path: Path) -> list[dict]:
             game = json.loads(line)
         except json.JSONDecodeError:
             continue
-        if isinstance(game, dict) and {"winners", "placements", "think"} <= game.keys():
+        if isinstance(game, dict) and {"winners", "placements", "eliminated", "think"} <= game.keys():
             games.append(game)
     if not games:
         raise SystemExit(f"measure_bandu_ai: {path} lists no games with think times")
@@ -114,12 +115,15 @@ def table(players: list[str], results: list[dict], seed: int, wall_seconds: floa
     """Wins by seat, placements a game and think-time percentiles by player."""
     wins = [sum(seat in r["winners"] and len(r["winners"]) == 1 for r in results) for seat in range(len(players))]
     shared = sum(len(r["winners"]) > 1 for r in results)
+    # the seat whose tower fell first in each game: where the order of seats tells, it shows here first
+    first_out = [sum(bool(r["eliminated"]) and r["eliminated"][0] == seat for r in results)
+                 for seat in range(len(players))]
     think: dict[str, list[float]] = {}
     for r in results:
         for seat, times in enumerate(r["think"]):
             think.setdefault(players[seat], []).extend(times)
     return {"players": players, "games": len(results), "seed": seed, "wins": wins, "shared_wins": shared,
-            "wall_seconds": wall_seconds,
+            "first_out": first_out, "wall_seconds": wall_seconds,
             "mean_placements": round(statistics.mean(r["placements"] for r in results), 1) if results else None,
             "think_seconds": {p: percentiles(t) for p, t in think.items() if t and p != "random"}}
 

@@ -1,6 +1,7 @@
 """Regenerate the screenshots in docs/ (run under a display, e.g.
 `xvfb-run -a -s "-screen 0 1920x1200x24" .venv/bin/python tools/screenshots.py`;
-`... tools/screenshots.py sizes` makes only the Bandu table at three window sizes).
+`... tools/screenshots.py sizes` makes only the Bandu table at three window sizes, `... bandu`
+only the Bandu pictures of a game: the table, the auction, the collapse and the practice aid).
 
 Tanbo: a few seeded moves, so the picture shows a game in progress with a removal preview.
 Bandu: a three-player game after a few seeded placements (the table), a person's answer to an
@@ -38,6 +39,10 @@ def main() -> None:
         return
     if sys.argv[1:] == ["tall"]:
         tall_tower_screenshot(window, app)
+        window.close()
+        return
+    if sys.argv[1:] == ["bandu"]:
+        bandu_screenshots(window, app)
         window.close()
         return
     window.take_screenshot(DOCS / "screenshot-menu.png")
