@@ -16,37 +16,21 @@ import sys
 from typing import Any, NoReturn
 
 from simulator.core import registry
-from simulator.core.command_kit import INTERRUPTED, MAX_SEED, add_workers, bounded_int, workers_of
+from simulator.core.command_kit import (
+    INTERRUPTED,
+    MAX_SEED,
+    add_workers,
+    bounded_int,
+    parse_settings,
+    workers_of,
+)
 from simulator.core.errors import SimulatorError, UsageError
-from simulator.core.text import printable, shown
+from simulator.core.text import printable
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, exit 2
         raise UsageError(message)
-
-
-def _parse_setting(text: str) -> tuple[str, Any]:
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise UsageError(f"--setting wants KEY=VALUE, not {shown(text, 40)}")
-    try:
-        parsed: Any = int(value)
-    except ValueError:
-        parsed = value
-    return key.strip(), parsed
-
-
-def _parse_settings(texts: list[str]) -> dict[str, Any]:
-    """Every --setting KEY=VALUE; a key given twice is refused rather than the last one kept."""
-    settings: dict[str, Any] = {}
-    for text in texts:
-        key, value = _parse_setting(text)
-        if key in settings:
-            raise UsageError(f"--setting {shown(key, 30)} is given twice ({settings[key]} and {value}): "
-                             "give each setting once")
-        settings[key] = value
-    return settings
 
 
 WINDOW_WIDTHS = (800, 7680)      # the window's minimum width up to an 8K screen
@@ -115,7 +99,7 @@ def _cmd_play(args) -> int:
     from simulator.app.main import run_app
 
     players = None if args.players is None else _players(args.players)
-    settings = _parse_settings(args.setting)
+    settings = parse_settings(args.setting)
     return run_app(game=args.game, load=args.load, width=args.size, players=players,
                    settings=settings)
 
@@ -130,7 +114,7 @@ def _cmd_selfplay(args) -> int:
     from simulator.progress import ProgressBar
     from simulator.selfplay import check_selfplay, selfplay
 
-    settings = _parse_settings(args.setting)
+    settings = parse_settings(args.setting)
     game = registry.get_game(args.game)
     heavy = game.worker_import                 # a physics engine may print on import,
     if heavy is not None:                      # and checking the players makes its agents

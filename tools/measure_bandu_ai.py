@@ -14,8 +14,9 @@ runs, concatenate their logs into one file.
 
 Plays complete games with the physics referee (bandu-sim selfplay's games: game n uses seed
 S + n) and prints, per seat, the wins and how often its tower fell first (`first_out`), and
-the think time of every decision (median, 90th percentile, maximum) by player. Think times are wall-clock seconds per decision; with one
-worker the games run on one core, as the README's figures are measured.
+the think time of every decision (median, 90th percentile, maximum) by player. Think times are
+wall-clock seconds per decision; with one worker the games run on one core, as the README's
+figures are measured.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from simulator.core.command_kit import parse_settings
 from simulator.core.controller import COMPUTER, Seat, TurnController
+from simulator.core.errors import UsageError
 from simulator.games.bandu.solo import AttemptJob
 
 
@@ -145,7 +148,10 @@ def main() -> None:
     if args.from_log:
         print(json.dumps(table(players, logged_games(args.from_log), args.seed, None), indent=1))
         return
-    settings = {k: int(v) if v.isdigit() else v for k, v in (s.split("=", 1) for s in args.setting)}
+    try:
+        settings = parse_settings(args.setting)
+    except UsageError as error:
+        raise SystemExit(f"measure_bandu_ai: {error}") from None
     jobs = [(players, args.seed + n, settings) for n in range(args.games)]
     levels = list(dict.fromkeys(p for p in players if p.startswith("ai:")))
     started = time.perf_counter()

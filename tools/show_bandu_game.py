@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import argparse
 
+from simulator.core.command_kit import parse_settings
 from simulator.core.controller import COMPUTER, Seat, TurnController
-from simulator.core.errors import SettingsError
+from simulator.core.errors import SettingsError, UsageError
 
 
 def show(players: list[str], seed: int, settings: dict, placements: int) -> list[str]:
@@ -43,10 +44,9 @@ def main() -> None:
     parser.add_argument("--placements", type=int, default=0, metavar="N")
     parser.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args()
-    settings = {k: int(v) if v.isdigit() else v for k, v in (s.split("=", 1) for s in args.setting)}
     try:
-        lines = show(args.players.split(","), args.seed, settings, args.placements)
-    except SettingsError as error:
+        lines = show(args.players.split(","), args.seed, parse_settings(args.setting), args.placements)
+    except (SettingsError, UsageError) as error:
         raise SystemExit(f"show_bandu_game: {error}") from None
     for line in lines:
         print(line)

@@ -1,5 +1,6 @@
 """What every subcommand of the command line shares, the program's own and those a game adds
-(Game.commands): bounded whole numbers, --workers, and the exit status of an interrupt."""
+(Game.commands): bounded whole numbers, --workers, --setting KEY=VALUE, and the exit status of
+an interrupt."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ import os
 import sys
 from collections.abc import Callable
 from typing import Any
+
+from simulator.core.errors import UsageError
+from simulator.core.text import shown
 
 INTERRUPTED = 130                # the exit status after Ctrl+C
 MAX_WORKERS = 256                # --workers; more than the cores available only with --oversubscribe
@@ -46,3 +50,26 @@ def workers_of(args: Any) -> int:
               "(--oversubscribe to use more)", file=sys.stderr)
         workers = cores
     return workers
+
+
+def _parse_setting(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise UsageError(f"--setting wants KEY=VALUE, not {shown(text, 40)}")
+    try:
+        parsed: Any = int(value)
+    except ValueError:
+        parsed = value
+    return key.strip(), parsed
+
+
+def parse_settings(texts: list[str]) -> dict[str, Any]:
+    """Every --setting KEY=VALUE; a key given twice is refused rather than the last one kept."""
+    settings: dict[str, Any] = {}
+    for text in texts:
+        key, value = _parse_setting(text)
+        if key in settings:
+            raise UsageError(f"--setting {shown(key, 30)} is given twice ({settings[key]} and {value}): "
+                             "give each setting once")
+        settings[key] = value
+    return settings
