@@ -66,6 +66,7 @@ def test_the_game_shown_move_by_move_is_the_game_measured_with_that_seed():
                          capture_output=True, text=True, timeout=300)
     assert cut.stdout.splitlines() == lines[:len(cut.stdout.splitlines())]
     assert sum(" places " in line for line in cut.stdout.splitlines()) == 2
-    refused = subprocess.run([sys.executable, str(SHOW), "random,random", "--setting", "first=x"],
-                             capture_output=True, text=True, timeout=120)
-    assert refused.returncode != 0 and refused.stderr.strip().splitlines()[-1].startswith("show_bandu_game: ")
+    for bad in (["--setting", "first=x"], ["--placements", "-5"]):
+        refused = subprocess.run([sys.executable, str(SHOW), "random,random", *bad],
+                                 capture_output=True, text=True, timeout=120)
+        assert refused.returncode == 2 and refused.stderr.strip().splitlines()[-1].startswith("show_bandu_game.py: error: ")

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import argparse
 
-from simulator.core.command_kit import parse_settings
+from simulator.core.command_kit import MAX_SEED, bounded_int, parse_settings
 from simulator.core.controller import COMPUTER, Seat, TurnController
 from simulator.core.errors import SettingsError, UsageError
+
+MAX_PLACEMENTS = 10_000         # --placements; a game of 48 pieces ends long before
 
 
 def show(players: list[str], seed: int, settings: dict, placements: int) -> list[str]:
@@ -40,14 +42,14 @@ def show(players: list[str], seed: int, settings: dict, placements: int) -> list
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("players")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--placements", type=int, default=0, metavar="N")
+    parser.add_argument("--seed", type=bounded_int(0, MAX_SEED), default=0)
+    parser.add_argument("--placements", type=bounded_int(0, MAX_PLACEMENTS), default=0, metavar="N")
     parser.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args()
     try:
         lines = show(args.players.split(","), args.seed, parse_settings(args.setting), args.placements)
     except (SettingsError, UsageError) as error:
-        raise SystemExit(f"show_bandu_game: {error}") from None
+        parser.error(str(error))            # one line after the usage, exit 2
     for line in lines:
         print(line)
 
