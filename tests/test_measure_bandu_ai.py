@@ -40,7 +40,25 @@ def test_one_run_prints_the_match_the_think_times_and_the_solo_table(tmp_path):
     log.write_text("not a log\n", encoding="utf-8")
     refused = subprocess.run([sys.executable, str(TOOL), "ai:easy,random", "--from-log", str(log)],
                              capture_output=True, text=True, timeout=120)
-    assert refused.returncode != 0 and "lists no games" in refused.stderr
+    assert refused.returncode == 2 and "lists no games" in refused.stderr
+    assert "Traceback" not in refused.stderr
+
+
+@pytest.mark.parametrize("arguments", [["--games", "-1"], ["--seed", "x"], ["--workers", "0"],
+                                       ["--setting", "first"], ["--setting", "first=9"],
+                                       ["--from-log", "no-such-file.log"]])
+def test_bad_input_is_refused_in_one_line_with_exit_2(arguments, tmp_path):
+    refused = subprocess.run([sys.executable, str(TOOL), "ai:easy,random", *arguments],
+                             capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert refused.returncode == 2, refused.stderr
+    assert "Traceback" not in refused.stderr and refused.stdout == ""
+
+
+def test_an_unknown_player_is_refused_in_one_line_with_exit_2():
+    refused = subprocess.run([sys.executable, str(TOOL), "ai:easy,ai:genius", "--games", "1"],
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "genius" in refused.stderr, refused.stderr
+    assert "Traceback" not in refused.stderr
 
 
 SHOW = TOOL.parent / "show_bandu_game.py"

@@ -210,3 +210,23 @@ def test_an_exact_cylinder_on_its_side_is_a_rolling_contact_and_on_its_end_a_fac
         world.step(round(0.5 / world.settings.time_step))
         assert world.friction_state(standing) == (True, True)      # anchored, on faces
         assert world.friction_state(lying) == (False, False)
+
+
+def test_stepping_reads_no_piece_files(monkeypatch):
+    """The friction fit after every few steps asks each round piece whether it is an exact
+    cylinder: from the catalogue entry the world keeps, not by loading the piece (a look for its
+    files on disk each time was a fifth of a computer player's trial)."""
+    from simulator.towers.physics import world as world_module
+    from simulator.towers.physics.world import pybullet
+
+    with World(PhysicsSettings.chosen()) as world:
+        place_on_table(world, "cylinder-tall", (0, 0))
+        place_on_table(world, "pole-short", (0.2, 0), pybullet.getQuaternionFromEuler([math.pi / 2, 0, 0.4]))
+        place_on_table(world, "ball", (-0.2, 0))
+
+        def no_loading(piece_id: str) -> None:
+            raise AssertionError(f"{piece_id} was loaded while stepping")
+
+        monkeypatch.setattr(world_module, "load_piece", no_loading)
+        world.settle(0.5)
+        assert all(world.lowest_and_highest(body)[1] > 0.0 for body in world.bodies())

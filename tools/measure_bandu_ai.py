@@ -29,9 +29,10 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from simulator.core.command_kit import parse_settings
+from simulator.core.command_kit import MAX_SEED, bounded_int, parse_settings
 from simulator.core.controller import COMPUTER, Seat, TurnController
-from simulator.core.errors import UsageError
+from simulator.core.errors import SettingsError, UsageError
+from simulator.core.registry import get_game
 from simulator.games.bandu.solo import AttemptJob
 
 
@@ -101,7 +102,7 @@ def logged_games(path: Path) -> list[dict]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
-        raise SystemExit(f"measure_bandu_ai: cannot read {path}: {error}") from None
+        raise UsageError(f"cannot read {path}: {error}") from None
     for line in lines:
         try:
             game = json.loads(line)
@@ -110,7 +111,7 @@ def logged_games(path: Path) -> list[dict]:
         if isinstance(game, dict) and {"winners", "placements", "eliminated", "think"} <= game.keys():
             games.append(game)
     if not games:
-        raise SystemExit(f"measure_bandu_ai: {path} lists no games with think times")
+        raise UsageError(f"{path} lists no games with think times")
     return games
 
 
@@ -134,24 +135,28 @@ def table(players: list[str], results: list[dict], seed: int, wall_seconds: floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("players")
-    parser.add_argument("--games", type=int, default=8)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--games", type=bounded_int(0, 10_000), default=8)
+    parser.add_argument("--seed", type=bounded_int(0, MAX_SEED), default=0)
+    parser.add_argument("--workers", type=bounded_int(1, 64), default=1)
     parser.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE")
-    parser.add_argument("--solo", type=int, default=0, metavar="N",
+    parser.add_argument("--solo", type=bounded_int(0, 10_000), default=0, metavar="N",
                         help="also N solo record attempts for each computer level at the table")
     parser.add_argument("--from-log", type=Path, metavar="FILE",
                         help="play nothing: the table of the games listed in FILE (the lines a run "
                              "writes on standard error), e.g. of a run stopped part way")
     args = parser.parse_args()
     players = args.players.split(",")
-    if args.from_log:
-        print(json.dumps(table(players, logged_games(args.from_log), args.seed, None), indent=1))
-        return
-    try:
+    try:                                    # bad input: one line after the usage, exit 2
+        bandu = get_game("bandu")
+        for player in players:
+            bandu.make_agent(player)
+        if args.from_log:
+            print(json.dumps(table(players, logged_games(args.from_log), args.seed, None), indent=1))
+            return
         settings = parse_settings(args.setting)
-    except UsageError as error:
-        raise SystemExit(f"measure_bandu_ai: {error}") from None
+        bandu.new_game(len(players), settings)
+    except (SettingsError, UsageError) as error:
+        parser.error(str(error))
     jobs = [(players, args.seed + n, settings) for n in range(args.games)]
     levels = list(dict.fromkeys(p for p in players if p.startswith("ai:")))
     started = time.perf_counter()

@@ -254,7 +254,9 @@ def collapse_once(window: Any, app: Any, save: dict[str, Any], measure: Measure 
     if screenshot is not None:
         from simulator.render.screenshot import save_png
 
-        while min(pending.playback_seconds(), pending.timeline.end) < SCREENSHOT_AT_S:
+        # SCREENSHOT_AT_S into the playback, or its last frame when the physics ended sooner
+        # (waiting for a frame at 2.8 s of a timeline that ends at 2.5 s never ended)
+        while pending.playback_seconds() < SCREENSHOT_AT_S and not pending.done():
             window.pump(1)
         window.pump(1)
         save_png(screenshot)

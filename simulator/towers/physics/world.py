@@ -21,6 +21,7 @@ from pybullet_utils import bullet_client
 from simulator.core.quiet_output import quiet_c_output
 from simulator.towers.physics.table import FLOOR_Z_M, TABLE_HALF_EXTENTS_M
 from simulator.towers.pieces.build import exact_parts, load_piece
+from simulator.towers.pieces.catalogue import PieceSpec
 from simulator.towers.pieces.geometry import Vec3, vec3
 from simulator.towers.pieces.materials import BEECH
 
@@ -128,6 +129,8 @@ class _Body:
     inertial_orientation: Quat  # principal axes in the piece frame
     rolls: bool  # has a curved surface (rolling and spinning friction)
     anchored: bool  # carries Bullet's friction-anchor flag now
+    spec: PieceSpec  # its catalogue entry, kept: the checks after every few steps ask it
+    # (loading the asset each time, a look for its files on disk, took a fifth of a trial)
     on_faces: bool = False  # a round piece with no rolling contact: face_friction applies
     removed_pose: tuple[Vec3, Quat] | None = None
 
@@ -305,7 +308,7 @@ class World:
             # one threshold for both: rest_linear in m/s and (stricter than rest_angular) rad/s
             self.client.changeDynamics(body, -1, sleepThreshold=s.rest_linear,
                                        activationState=pybullet.ACTIVATION_STATE_ENABLE_SLEEPING)
-        self._bodies[body] = _Body(piece_id, body, inertial, asset.spec.rolls, s.friction_anchor)
+        self._bodies[body] = _Body(piece_id, body, inertial, asset.spec.rolls, s.friction_anchor, asset.spec)
         self._set_friction(body, s.friction_anchor, on_faces=False, force=True)
         if clear_overlap:
             self.raise_until_clear(body)
@@ -391,7 +394,7 @@ class World:
     def lowest_and_highest(self, body: int) -> tuple[float, float]:
         """The z of the piece's lowest and highest point (metres above the table)."""
         position, orientation = self.pose(body)
-        spec = load_piece(self.piece_id(body)).spec
+        spec = self._bodies[body].spec
         if spec.sphere_radius_mm:
             return position[2] - spec.sphere_radius_mm / 1000.0, position[2] + spec.sphere_radius_mm / 1000.0
         if spec.cylinder_mm and self.settings.exact_cylinders:
@@ -577,8 +580,7 @@ class World:
         return info.anchored, info.on_faces
 
     def _is_exact_cylinder(self, body: int) -> bool:
-        return bool(self.settings.exact_cylinders
-                    and load_piece(self._bodies[body].piece_id).spec.cylinder_mm)
+        return bool(self.settings.exact_cylinders and self._bodies[body].spec.cylinder_mm)
 
     def _cylinder_axis(self, body: int) -> np.ndarray | None:
         """An exact cylinder's axis in the world (None for any other piece)."""
