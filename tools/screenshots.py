@@ -160,7 +160,8 @@ def bandu_screenshots(window, app) -> None:
         if controller.is_person_turn():
             controller.submit(stand_ins[controller.current_player()].choose(controller.state, rng))
         controller.play_computer_moves()
-    screen.toast.show("", seconds=0.0)
+    settle_view(window, view)                # the view learns of the last result: its toast shows
+    screen.toast.show("", seconds=0.0)       # hidden, so the picture shows the moves list whole
     settle_view(window, view)
     save_png(DOCS / "screenshot-bandu-table.png")
     collapse_once(window, app, build_tower(), None, screenshot=DOCS / "screenshot-bandu-collapse.png")
