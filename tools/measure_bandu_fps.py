@@ -255,7 +255,7 @@ def collapse_once(window: Any, app: Any, save: dict[str, Any], measure: Measure 
         from simulator.render.screenshot import save_png
 
         # SCREENSHOT_AT_S into the playback, or its last frame when the physics ended sooner
-        # (waiting for a frame at 2.8 s of a timeline that ends at 2.5 s never ended)
+        # (waiting for the frame at SCREENSHOT_AT_S of a timeline that ended sooner never ended)
         while pending.playback_seconds() < SCREENSHOT_AT_S and not pending.done():
             window.pump(1)
         window.pump(1)

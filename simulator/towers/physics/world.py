@@ -130,7 +130,7 @@ class _Body:
     rolls: bool  # has a curved surface (rolling and spinning friction)
     anchored: bool  # carries Bullet's friction-anchor flag now
     spec: PieceSpec  # its catalogue entry, kept: the checks after every few steps ask it
-    # (loading the asset each time, a look for its files on disk, took a fifth of a trial)
+    # (loading the asset each time, a look for its files on disk, cost a tenth of a lab trial's CPU)
     on_faces: bool = False  # a round piece with no rolling contact: face_friction applies
     removed_pose: tuple[Vec3, Quat] | None = None
 
