@@ -215,7 +215,7 @@ def test_an_exact_cylinder_on_its_side_is_a_rolling_contact_and_on_its_end_a_fac
 def test_stepping_reads_no_piece_files(monkeypatch):
     """The friction fit after every few steps asks each round piece whether it is an exact
     cylinder: from the catalogue entry the world keeps, not by loading the piece (a look for its
-    files on disk each time was a fifth of a computer player's trial)."""
+    files on disk each time cost a tenth of a computer player's trial)."""
     from simulator.towers.physics import world as world_module
     from simulator.towers.physics.world import pybullet
 

@@ -29,7 +29,13 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from simulator.core.command_kit import MAX_SEED, bounded_int, parse_settings
+from simulator.core.command_kit import (
+    MAX_SEED,
+    add_workers,
+    bounded_int,
+    parse_settings,
+    workers_of,
+)
 from simulator.core.controller import COMPUTER, Seat, TurnController
 from simulator.core.errors import SettingsError, UsageError
 from simulator.core.registry import get_game
@@ -137,7 +143,7 @@ def main() -> None:
     parser.add_argument("players")
     parser.add_argument("--games", type=bounded_int(0, 10_000), default=8)
     parser.add_argument("--seed", type=bounded_int(0, MAX_SEED), default=0)
-    parser.add_argument("--workers", type=bounded_int(1, 64), default=1)
+    add_workers(parser, 1)
     parser.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--solo", type=bounded_int(0, 10_000), default=0, metavar="N",
                         help="also N solo record attempts for each computer level at the table")
@@ -161,8 +167,9 @@ def main() -> None:
     levels = list(dict.fromkeys(p for p in players if p.startswith("ai:")))
     started = time.perf_counter()
     solo: dict = {}
-    if args.workers > 1:
-        with ProcessPoolExecutor(args.workers) as pool:
+    workers = workers_of(args)              # capped at the cores, as bandu-sim's commands do
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
             results = list(pool.map(play, jobs))
             solo_started = time.perf_counter()
             solo = solo_table(levels, args.solo, args.seed, pool, settings.get("reserve")) if args.solo else {}
