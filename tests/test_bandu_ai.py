@@ -14,15 +14,14 @@ from simulator.core.controller import COMPUTER, Seat, TurnController
 from simulator.games.bandu.ai import (
     LEVELS,
     BanduAgent,
-    TowerLab,
-    Trial,
-    column_tops,
     rough_cost,
     top_cost,
     top_flatness,
 )
 from simulator.games.bandu.referee import PhysicsReferee
 from simulator.games.bandu.rules import Offer, Place, Respond, new_game
+from simulator.games.bandu.tower_lab import TowerLab, Trial, column_tops
+from simulator.games.bandu.trial_streams import DecisionLabs
 
 pytestmark = pytest.mark.slow
 
@@ -190,15 +189,27 @@ def test_a_piece_beside_another_does_not_rest_on_it():
         world.close()
 
 
+class _OneLab:
+    """A search's labs (trial_streams.SeatLabs) made of one lab, and another for the releases
+    over the whole tower: every trial runs on them in order."""
+
+    def __init__(self, lab, whole=None) -> None:
+        self.lab, self.whole = lab, whole
+        self.holds_still = getattr(lab, "holds_still", True)
+
+    def aim_points_mm(self) -> list[tuple[float, float]]:
+        return [(0.0, 0.0), (20.0, 0.0)]
+
+    def run(self, releases):
+        return [(self.whole if r.whole else self.lab).trial(r.place, r.hand, None, r.room) for r in releases]
+
+
 class _FixedLab:
     """A lab whose trials stand where `stands(x_mm)` says; `holds_still` as TowerLab's."""
 
     def __init__(self, stands, holds_still: bool = True) -> None:
         self.stands, self.holds_still = stands, holds_still
         self.releases: list[float] = []
-
-    def aim_points_mm(self) -> list[tuple[float, float]]:
-        return [(0.0, 0.0), (20.0, 0.0)]
 
     def trial(self, place, tremor, rng, room=False):
         self.releases.append(place.x_mm)
@@ -214,14 +225,14 @@ def test_a_placement_on_held_pieces_is_tried_over_the_whole_tower_before_it_is_t
     held, whole = _FixedLab(lambda x: True), _FixedLab(lambda x: abs(x) >= 1.0)
     agent = BanduAgent(LEVELS[level])
     agent.trials_left = 100
-    found = agent.best_placement(held, "cube-large", 1, np.random.default_rng(0), confirm=LEVELS[level].confirm,
-                                 whole=lambda: whole, verify=verify)
+    found = agent.best_placement(_OneLab(held, whole), "cube-large", 1, np.random.default_rng(0),
+                                 confirm=LEVELS[level].confirm, verify=verify)
     assert found.place.x_mm == pytest.approx(20.0) and found.rate == 1.0
     assert whole.releases.count(20.0) == verify >= 1 and 0.0 in whole.releases
     # a lab that holds nothing still is the whole tower: it is not asked twice
     unheld, whole = _FixedLab(lambda x: True, holds_still=False), _FixedLab(lambda x: False)
-    found = agent.best_placement(unheld, "cube-large", 1, np.random.default_rng(0), confirm=LEVELS[level].confirm,
-                                 whole=lambda: whole, verify=verify)
+    found = agent.best_placement(_OneLab(unheld, whole), "cube-large", 1, np.random.default_rng(0),
+                                 confirm=LEVELS[level].confirm, verify=verify)
     assert found.place.x_mm == 0.0 and whole.releases == []
 
 
@@ -247,7 +258,8 @@ def test_the_chosen_placement_stands_under_the_referee():
 def test_the_strong_player_counts_the_room_a_piece_takes_from_the_next():
     """A fir tree stands at one end of the base; a ball at the other end would stand, but
     would leave no room for the next piece. Counting room (Level.room_loss, strong only), the
-    ball costs the strong player more than its fall chance and its top say."""
+    ball costs the strong player more than its fall chance and its top say. Judged as an answer
+    is (confirmed releases: one lucky release of the ball wedged against the tree is no spot)."""
     state = new_game(players=2)
     referee = PhysicsReferee()
     try:
@@ -262,12 +274,9 @@ def test_the_strong_player_counts_the_room_a_piece_takes_from_the_next():
     for room in (False, True):
         agent = BanduAgent(LEVELS["strong"])
         agent.trials_left = 36
-        labs: dict = {}
-        try:
-            judged[room] = agent.judgement(state, 1, "ball", np.random.default_rng(0), labs, room=room)
-        finally:
-            for lab in labs.values():
-                lab.close()
+        with DecisionLabs(state) as labs:
+            judged[room] = agent.judgement(state, 1, "ball", np.random.default_rng(0), labs,
+                                           confirm=LEVELS["strong"].confirm, room=room)
     assert judged[True][1] >= judged[False][1] + 0.2, judged
     assert LEVELS["medium"].room_loss == 0.0 < LEVELS["strong"].room_loss
 
@@ -279,12 +288,7 @@ class _ScriptedLab:
     def __init__(self) -> None:
         self.releases: list[float] = []
 
-    def aim_points_mm(self) -> list[tuple[float, float]]:
-        return [(0.0, 0.0), (20.0, 0.0)]
-
     def trial(self, place, tremor, rng, room=False):
-        from simulator.games.bandu.ai import Trial
-
         self.releases.append(place.x_mm)
         on_axis = [x for x in self.releases if abs(x) < 1.0]
         return Trial(abs(place.x_mm) >= 1.0 or len(on_axis) % 2 == 1, 0.0, 0.0)
@@ -298,14 +302,15 @@ def test_a_placement_that_stood_once_is_tried_again_before_it_is_taken(level):
     agent = BanduAgent(LEVELS[level])
     agent.trials_left = 100
     lab = _ScriptedLab()
-    place, rate, _ = agent.best_placement(lab, "cube-large", 1, np.random.default_rng(0),
-                                       confirm=LEVELS[level].confirm)
+    place, rate, _ = agent.best_placement(_OneLab(lab), "cube-large", 1, np.random.default_rng(0),
+                                          confirm=LEVELS[level].confirm)
     assert place.x_mm == pytest.approx(20.0) and rate == 1.0
     assert lab.releases.count(20.0) == LEVELS[level].confirm >= 4
     # without confirming, the first release decides
     lucky = BanduAgent(LEVELS[level])
     lucky.trials_left = 100
-    assert lucky.best_placement(_ScriptedLab(), "cube-large", 1, np.random.default_rng(0)).place.x_mm == 0.0
+    assert lucky.best_placement(_OneLab(_ScriptedLab()), "cube-large", 1,
+                                np.random.default_rng(0)).place.x_mm == 0.0
 
 
 def test_the_lab_restores_its_tower_after_every_trial():

@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.games.bandu.ai import LEVELS, BanduAgent, TowerLab
+from simulator.games.bandu.ai import LEVELS, BanduAgent
 from simulator.games.bandu.referee import release_over, tower_axes
 from simulator.games.bandu.rules import new_game
+from simulator.games.bandu.tower_lab import TowerLab
 from simulator.towers.physics.height_map import tower_height_map
 from simulator.towers.physics.hollows import find_hollows
 from simulator.towers.physics.placement import most_stable_orientation

@@ -46,7 +46,7 @@ def test_one_run_prints_the_match_the_think_times_and_the_solo_table(tmp_path):
 
 @pytest.mark.parametrize("arguments", [["--games", "-1"], ["--seed", "x"], ["--workers", "0"],
                                        ["--setting", "first"], ["--setting", "first=9"],
-                                       ["--from-log", "no-such-file.log"]])
+                                       ["--from-log", "no-such-file.log"], ["--trial-workers", "3"]])
 def test_bad_input_is_refused_in_one_line_with_exit_2(arguments, tmp_path):
     refused = subprocess.run([sys.executable, str(TOOL), "ai:easy,random", *arguments],
                              capture_output=True, text=True, timeout=120, cwd=tmp_path)

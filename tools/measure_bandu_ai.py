@@ -8,6 +8,10 @@
 error (each game's line carries its think times), e.g. of a run stopped part way; to combine
 runs, concatenate their logs into one file.
 
+`--trial-workers N` runs each computer player's trials on N processes (1 or 2; default: as
+many as each game's share of the cores allows, trial_streams.py): the games are the same
+whatever N, only their think times differ, which measures what the second core gives.
+
 `--solo N` also plays N solo record attempts (all 48 pieces, attempt n with seed S + n, as
 `bandu-sim solo` does, not stored) for each computer level at the table and prints their table
 (best, mean and median pieces standing; the think time of their decisions) in the same run.
@@ -40,11 +44,15 @@ from simulator.core.controller import COMPUTER, Seat, TurnController
 from simulator.core.errors import SettingsError, UsageError
 from simulator.core.registry import get_game
 from simulator.games.bandu.solo import AttemptJob
+from simulator.processes import share_cores, usable_cores
 
 
-def play(job: tuple[list[str], int, dict]) -> dict:
-    players, seed, settings = job
+def play(job: tuple[list[str], int, dict, int | None]) -> dict:
+    players, seed, settings, trial_workers = job
     controller = TurnController("bandu", settings, [Seat(COMPUTER, p) for p in players], seed=seed)
+    for agent in controller.agents:
+        if trial_workers is not None and hasattr(agent, "trial_workers"):
+            agent.trial_workers = trial_workers     # the same games, on that many processes
     controller.play_computer_moves()
     state = controller.state
     result = {"winners": state.winners(), "think": controller.think_seconds,
@@ -147,6 +155,10 @@ def main() -> None:
     parser.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--solo", type=bounded_int(0, 10_000), default=0, metavar="N",
                         help="also N solo record attempts for each computer level at the table")
+    parser.add_argument("--trial-workers", type=bounded_int(1, 2), metavar="N",
+                        help="the processes a computer player's trials run on (1 or 2; default: "
+                             "as many as the game's share of the cores allows); the games are "
+                             "the same, only the think times differ")
     parser.add_argument("--from-log", type=Path, metavar="FILE",
                         help="play nothing: the table of the games listed in FILE (the lines a run "
                              "writes on standard error), e.g. of a run stopped part way")
@@ -163,13 +175,14 @@ def main() -> None:
         bandu.new_game(len(players), settings)
     except (SettingsError, UsageError) as error:
         parser.error(str(error))
-    jobs = [(players, args.seed + n, settings) for n in range(args.games)]
+    jobs = [(players, args.seed + n, settings, args.trial_workers) for n in range(args.games)]
     levels = list(dict.fromkeys(p for p in players if p.startswith("ai:")))
     started = time.perf_counter()
     solo: dict = {}
     workers = workers_of(args)              # capped at the cores, as bandu-sim's commands do
     if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
+        # each game's computer players spread their trials over its share of the cores
+        with ProcessPoolExecutor(workers, initializer=share_cores, initargs=(usable_cores() // workers,)) as pool:
             results = list(pool.map(play, jobs))
             solo_started = time.perf_counter()
             solo = solo_table(levels, args.solo, args.seed, pool, settings.get("reserve")) if args.solo else {}

@@ -4,6 +4,11 @@
 --players person,person measures drawing alone; computer players show what their searches cost
 the window. --thread runs the searches on a thread in the window's process instead of the
 worker process, for comparison.
+
+--game bandu plays a 2-player Bandu game instead (default players ai:strong,ai:strong) and
+also counts the frames drawn while a computer player thinks; --trial-workers 1 or 2 sets the
+processes its trials run on (the search process alone, or with a helper process beside it:
+games/bandu/trial_streams.py).
 """
 
 from __future__ import annotations
@@ -16,7 +21,9 @@ import time
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", default="mcts:strong,mcts:strong")
+    parser.add_argument("--game", choices=["tanbo", "bandu"], default="tanbo")
+    parser.add_argument("--players", default=None)
+    parser.add_argument("--trial-workers", type=int, choices=[1, 2], default=None)
     parser.add_argument("--seconds", type=float, default=4.0)
     parser.add_argument("--thread", action="store_true")
     args = parser.parse_args()
@@ -27,26 +34,37 @@ def main() -> None:
     from simulator.app.main import build_app
     from simulator.core.controller import COMPUTER, PERSON, Seat
 
-    seats = [Seat(PERSON) if p == "person" else Seat(COMPUTER, p) for p in args.players.split(",")]
+    players = args.players or ("ai:strong,ai:strong" if args.game == "bandu" else "mcts:strong,mcts:strong")
+    seats = [Seat(PERSON) if p == "person" else Seat(COMPUTER, p) for p in players.split(",")]
     window, app = build_app(visible=True)
     if args.thread:
         app.search_pool = lambda: None          # controllers fall back to their own thread
-    app.start_game("tanbo", {"size": 7}, seats, seed=3)
+    app.start_game(args.game, {"size": 7} if args.game == "tanbo" else {}, seats, seed=3)
     controller = window.active_screen.controller
     controller.computer_delay = 0.0
+    for agent in controller.agents:
+        if args.trial_workers is not None and hasattr(agent, "trial_workers"):
+            agent.trial_workers = args.trial_workers
     stamps: list[float] = []
+    thinking: list[bool] = []               # at each frame: was a computer player thinking?
     draw = window.on_draw
 
     def counting_draw() -> None:
         stamps.append(time.perf_counter())
+        thinking.append(controller.is_computer_thinking())
         draw()
 
     window.on_draw = counting_draw
     pyglet.clock.schedule_once(lambda dt: pyglet.app.exit(), args.seconds)
     pyglet.app.run(1 / 60)
     gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)] or [0.0]
-    print(f"players {args.players}{' (thread)' if args.thread else ''}: {len(stamps)} frames in "
-          f"{args.seconds:g} s, {controller.ply()} moves, longest gap {max(gaps) * 1000:.0f} ms")
+    # the frames drawn while a computer thought, over the time between such frames
+    think_gaps = [gap for gap, a, b in zip(gaps, thinking, thinking[1:], strict=False) if a and b]
+    while_thinking = (f", {len(think_gaps) / sum(think_gaps):.1f} frames a second over {sum(think_gaps):.1f} s "
+                      f"of thinking (longest gap {max(think_gaps) * 1000:.0f} ms)") if think_gaps else ""
+    print(f"{args.game} players {players}{' (thread)' if args.thread else ''}"
+          f"{f' trial workers {args.trial_workers}' if args.trial_workers else ''}: {len(stamps)} frames in "
+          f"{args.seconds:g} s, {controller.ply()} moves, longest gap {max(gaps) * 1000:.0f} ms{while_thinking}")
     app.shutdown()
 
 

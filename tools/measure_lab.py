@@ -22,8 +22,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a checkout
 
 from simulator.core.controller import COMPUTER, Seat, TurnController  # noqa: E402
-from simulator.games.bandu.ai import TowerLab  # noqa: E402
 from simulator.games.bandu.rules import BanduState, Place  # noqa: E402
+from simulator.games.bandu.tower_lab import TowerLab  # noqa: E402
 from simulator.towers.physics.tremor import Tremor  # noqa: E402
 
 PIECES = ("prism-hexagon", "cube-small", "ashlar-small", "half-cylinder", "ball", "cone-small")

@@ -33,9 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a c
 from measure_lab_tremor import parse_place  # noqa: E402  (this folder: the same PIECE@X,Y form)
 
 from simulator.core.controller import TurnController  # noqa: E402
-from simulator.games.bandu.ai import LAB_MOVING, LEVELS, TowerLab  # noqa: E402
+from simulator.games.bandu.ai import LEVELS  # noqa: E402
 from simulator.games.bandu.referee import PhysicsReferee  # noqa: E402
 from simulator.games.bandu.rules import BanduState, Place  # noqa: E402
+from simulator.games.bandu.tower_lab import LAB_MOVING, TowerLab  # noqa: E402
 
 STRONG = LEVELS["strong"]
 

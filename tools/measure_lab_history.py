@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))          # its sibling 
 from measure_lab import solo_tower  # noqa: E402
 
 from simulator.core.command_kit import bounded_int  # noqa: E402
-from simulator.games.bandu.ai import LAB_MOVING, TowerLab  # noqa: E402
 from simulator.games.bandu.rules import BanduState, Place  # noqa: E402
+from simulator.games.bandu.tower_lab import LAB_MOVING, TowerLab  # noqa: E402
 from simulator.towers.physics.tremor import Tremor  # noqa: E402
 
 RELEASES = 8

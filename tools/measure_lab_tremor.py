@@ -26,9 +26,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a checkout
 
-from simulator.games.bandu.ai import LAB_MOVING, TowerLab  # noqa: E402
 from simulator.games.bandu.referee import PhysicsReferee  # noqa: E402
 from simulator.games.bandu.rules import BanduState, Offer, Place, Respond, new_game  # noqa: E402
+from simulator.games.bandu.tower_lab import LAB_MOVING, TowerLab  # noqa: E402
 from simulator.towers.physics.tremor import Tremor  # noqa: E402
 from simulator.towers.physics.world import PhysicsSettings  # noqa: E402
 

@@ -1,8 +1,11 @@
 """Bandu's computer players: they build with physics and bid with what the physics tells them.
 
-A `TowerLab` rebuilds one seat's tower in a private PyBullet world from the settled poses the
-state records, and tries placements on it (a snapshot restored after each trial), each released
-with a hand tremor so that only placements that survive small mistakes score well.
+A `TowerLab` (tower_lab.py) rebuilds one seat's tower in a private PyBullet world from the
+settled poses the state records, and tries placements on it (a snapshot restored after each
+trial), each released with a hand tremor so that only placements that survive small mistakes
+score well. A decision's trials run two at a time on two streams of such labs, the second on a
+helper process where the process may use two cores (trial_streams.py), asked for in rounds by
+the placement search (placement_search.py); the game is the same either way.
 
 - Placing: candidate poses (the piece's most stable resting faces, several yaws, small offsets,
   over the tower's axis, over its top piece and over the hollows of its top where a piece can
@@ -53,15 +56,14 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
-from typing import NamedTuple
 
 import numpy as np
 
 from simulator.core.state import GameState
 from simulator.games.bandu.builder import building_order, face_order
-from simulator.games.bandu.referee import orientation_of, rebuild_tower, release_over, tower_axes
+from simulator.games.bandu.placement_search import Found, PlacementSearch
 from simulator.games.bandu.rules import (
     ACQUIRE,
     REFUSE,
@@ -73,30 +75,17 @@ from simulator.games.bandu.rules import (
     Respond,
     tower_key,
 )
-from simulator.towers.physics.height_map import tower_height_map
-from simulator.towers.physics.hollows import find_hollows
+from simulator.games.bandu.tower_lab import ROOM_FULL_MM2, SAME_CENTRE_MM, TowerLab
+from simulator.games.bandu.trial_streams import DecisionLabs, SeatLabs
+from simulator.processes import cores_here
 from simulator.towers.physics.placement import most_stable_orientation, resting_faces
-from simulator.towers.physics.shelves import STEP_MM, landing_spots, room_mm2, shelf_aims
-from simulator.towers.physics.stability import tower_fallen
 from simulator.towers.physics.tremor import Tremor
-from simulator.towers.physics.world import (
-    PhysicsSettings,
-    Quat,
-    World,
-    pybullet,
-    rotate,
-    support_points,
-)
+from simulator.towers.physics.world import Quat, pybullet
 from simulator.towers.pieces.catalogue import kind
 
-LAB_SETTLE_SECONDS = 2.0
-LAB_MOVING = 4                  # the tower's highest pieces that move in a placement's trials
 FLAT_TOP_MM2 = 1500.0           # a top face this large takes the next piece as well as any
 TOP_WEIGHT = 0.5                # what a pointed or rounded top costs the rest of one's game
 MENDS = -0.1                    # a piece whose cost is below this mends its placer's tower
-HOLLOWS_TRIED = 2               # the deepest hollows of a tower's top that placements aim at
-SAME_CENTRE_MM = 4.0            # aim points closer than this are one
-TOP_MARGIN_MM = 6.0             # the height map of a tower's top reaches this far past its sides
 # pieces whose underside has a hole, cup or groove that a pointed or rounded top fits into
 POINT_CATCHERS = frozenset({"washer", "ring", "egg-cup", "arch", "channel", "cove"})
 POINT_CATCHER_RISK = 0.1        # rough model: resting one of them on a point
@@ -105,12 +94,8 @@ BEAN_VALUE = 0.05               # a bean a rival pays, in fall chances: one refu
 OTHERS_CARELESS = 0.05          # the chance another player answers against one's model of it
 TAKES_BACK = 0.9                # an auctioneer takes back a piece that went round unless it costs this
 ACCEPT_SPREAD = 0.05            # fall chance: how sharp the others' acceptance rule is modelled
-ROOM_FULL_MM2 = 600.0           # room left for the next piece (shelves.room_mm2) that is plenty:
-# the landing spots on a 40 mm cube's top for another such cube
 FLAT_ENOUGH = 0.5               # a piece whose top_flatness is below this leaves no platform: it
 # keeps room beside itself for the next piece (a flat one is the next piece's platform)
-ROOM_WEIGHT = 0.2               # what room for the next piece is worth against a stand rate of 1
-# (less than one trial of two: room never buys a placement that falls more often)
 
 
 @dataclass(frozen=True)
@@ -255,179 +240,15 @@ def _wrapped(degrees: float) -> float:
     return (degrees + 180.0) % 360.0 - 180.0
 
 
-def footprint_half_mm(piece: str, orientation: Quat) -> tuple[float, float]:
-    """Half the piece's extent along x and y (mm) from its centre of mass, turned to `orientation`."""
-    points = rotate(orientation, support_points(piece)) * 1000
-    return float(np.abs(points[:, 0]).max()), float(np.abs(points[:, 1]).max())
-
-
-def column_tops(world: World, bodies: list[int], depth: int) -> list[int]:
-    """The pieces with fewer than `depth` pieces resting on them, directly or through others:
-    the top `depth` of every column the tower stands in. A tower of one column gives its
-    `depth` highest pieces; one of two stacks on the base gives the top of each, so that a
-    placement on the lower stack does not rest on pieces held still (held, a cove laid out
-    over the end of a short stack stood in 8 trials of 8 and in none under the referee:
-    tools/measure_lab_columns.py, tools/lab_cases/cove-off-the-short-stack.json)."""
-    below = world.resting_on(bodies)
-    above: dict[int, set[int]] = {body: set() for body in bodies}
-    for upper in bodies:                        # every piece, to everything under it
-        seen, todo = set(), list(below[upper])
-        while todo:
-            lower = todo.pop()
-            if lower not in seen and lower != upper:
-                seen.add(lower)
-                above[lower].add(upper)
-                todo.extend(below[lower])
-    return [body for body in bodies if len(above[body]) < depth]
-
-
-class Found(NamedTuple):
-    place: Place
-    rate: float                 # the share of its trials it stood in
-    room_mm2: float             # the room it left on average when it stood (0 when not asked for)
-
-
-class Trial(NamedTuple):
-    stood: bool
-    moved_mm: float             # how far the tower's pieces moved
-    room_mm2: float             # what the tower left for the next piece (0 when not asked for)
-
-
-class TowerLab:
-    """One seat's tower, rebuilt from the state's settled poses, to try placements on."""
-
-    def __init__(self, state: BanduState, seat: int, settings: PhysicsSettings | None = None,
-                 moving: int | None = None) -> None:
-        """`moving`: only the top `moving` pieces of each of the tower's columns move in the
-        trials (column_tops), the rest held still (and then no finer step at height: the moving
-        part is short). A tall tower
-        sways for seconds on end, so a trial on the whole of it runs its full settle time; with
-        the top four moving, 48 trials on a 19-piece tower took 17 s instead of 129 s and gave
-        the same verdict in 47 (tools/measure_lab.py; docs/PHYSICS.md, "What the computer
-        players try")."""
-        settings = settings or PhysicsSettings.trials()
-        held = moving is not None and len(state.towers[seat]) > moving
-        if held:
-            settings = replace(settings, tall_substeps=())
-        self.world = World(settings)
-        self.axis = tower_axes(state.players)[seat]
-        self.tower = rebuild_tower(self.world, state.towers[seat], state.poses, self.axis)
-        self.world.settle(0.2)
-        self.moving = list(self.tower)
-        if held:
-            assert moving is not None
-            self.moving = column_tops(self.world, self.tower, moving)
-            for body in self.tower:
-                if body not in self.moving:
-                    self.world.hold_still(body)
-        self.holds_still = len(self.moving) < len(self.tower)     # some pieces held
-        self.snapshot = self.world.save_state()
-        self._aims: list[tuple[float, float]] | None = None
-        self._top: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-
-    def close(self) -> None:
-        self.world.close()
-
-    def top_offset_mm(self) -> tuple[float, float]:
-        """Where the tower's highest piece sits, from the tower's axis (mm)."""
-        if not self.tower:
-            return (0.0, 0.0)
-        top = max(self.tower, key=lambda b: self.world.lowest_and_highest(b)[1])
-        x, y, _ = self.world.pose(top)[0]
-        return (round((x - self.axis[0]) * 1000, 1), round((y - self.axis[1]) * 1000, 1))
-
-    def _top_view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The height map of the tower as rebuilt (heights, xs, ys; mm, the table's frame),
-        cast once: the hollows and the shelves both read it."""
-        if self._top is None:
-            self._top = tower_height_map(self.world, self.tower, STEP_MM, TOP_MARGIN_MM)
-        return self._top
-
-    def room_mm2(self) -> float:
-        """The room the tower as rebuilt leaves for the next piece (shelves.room_mm2)."""
-        return room_mm2(self._top_view()[0]) if self.tower else ROOM_FULL_MM2
-
-    def _from_axis(self, x_mm: float, y_mm: float) -> tuple[float, float]:
-        return (round(x_mm - self.axis[0] * 1000, 1), round(y_mm - self.axis[1] * 1000, 1))
-
-    def hollows_mm(self) -> list[tuple[float, float]]:
-        """The centres of the deepest hollows of the tower's top (holes, cups, grooves, notches),
-        from the tower's axis (mm)."""
-        if not self.tower:
-            return []
-        found = find_hollows(*self._top_view())[:HOLLOWS_TRIED]
-        return [self._from_axis(h.x_mm, h.y_mm) for h in found]
-
-    def aim_points_mm(self) -> list[tuple[float, float]]:
-        """Where placements aim, from the tower's axis (mm): the axis, the top piece's centre
-        when it has shifted off it, and the hollows of the top; each point once."""
-        if self._aims is None:
-            aims: list[tuple[float, float]] = []
-            for point in [(0.0, 0.0), self.top_offset_mm(), *self.hollows_mm()]:
-                if all(math.dist(point, other) > SAME_CENTRE_MM for other in aims):
-                    aims.append(point)
-            self._aims = aims
-        return self._aims
-
-    def shelf_aims_mm(self, piece: str, orientation: Quat) -> list[tuple[float, float]]:
-        """Where on the tower's shelves `piece`, turned to `orientation`, lands flat and clear of
-        the rest (shelves.py): the two largest shelves' middles and spots towards their ends,
-        from the tower's axis (mm); none on a tower of no pieces."""
-        if not self.tower:
-            return []
-        heights, xs, ys = self._top_view()
-        spots = landing_spots(heights, STEP_MM, *footprint_half_mm(piece, orientation))
-        return [self._from_axis(x, y) for x, y in shelf_aims(spots, xs, ys)]
-
-    def trial(self, place: Place, tremor: Tremor, rng: np.random.Generator, room: bool = False) -> Trial:
-        """One release of `place`; with `room`, what a tower that stood leaves for the next piece
-        (shelves.room_mm2)."""
-        world = self.world
-        before = [world.pose(b)[0] for b in self.tower]
-        xy, orientation = tremor.shake((self.axis[0] + place.x_mm / 1000, self.axis[1] + place.y_mm / 1000),
-                                       orientation_of(place), rng)
-        body = release_over(world, place.piece, xy, orientation, self.tower)
-        bodies = [*self.tower, body]
-        world.settle(LAB_SETTLE_SECONDS, stop_when=lambda: tower_fallen(world, bodies),
-                     watch=[*self.moving, body])
-        stood = not tower_fallen(world, bodies)
-        moved = max((math.dist(p, world.pose(b)[0]) * 1000 for p, b in zip(before, self.tower, strict=True)),
-                    default=0.0)
-        left = room_mm2(tower_height_map(world, bodies, STEP_MM, TOP_MARGIN_MM)[0]) if room and stood else 0.0
-        world.restore_state(self.snapshot)
-        return Trial(stood, moved, left)
-
-    def removal_moves(self, piece_index: int) -> float:
-        """How far the rest of the tower moves (mm) when the piece at `piece_index` is taken off;
-        infinity when the tower falls."""
-        world = self.world
-        body = self.tower[piece_index]
-        rest = [b for b in self.tower if b != body]
-        before = [world.pose(b)[0] for b in rest]
-        world.remove(body)
-        world.settle(LAB_SETTLE_SECONDS, stop_when=lambda: tower_fallen(world, rest), watch=rest)
-        fell = tower_fallen(world, rest)
-        moved = max((math.dist(p, world.pose(b)[0]) * 1000 for p, b in zip(before, rest, strict=True)),
-                    default=0.0)
-        world.restore(body)                  # its mass back first, then every pose as before
-        world.restore_state(self.snapshot)
-        return math.inf if fell else moved
-
-
-def _lab(labs: dict[tuple[int, bool], TowerLab], state: BanduState, seat: int,
-         whole: bool = False) -> TowerLab:
-    """The lab of `seat`'s tower kept in `labs` for one decision, made on first use: the top of
-    its columns moving (LAB_MOVING), or with `whole` every piece."""
-    if (seat, whole) not in labs:
-        labs[seat, whole] = TowerLab(state, seat, moving=None if whole else LAB_MOVING)
-    return labs[seat, whole]
-
-
 class BanduAgent:
     """A computer player at one level (see LEVELS)."""
 
-    def __init__(self, level: Level) -> None:
+    def __init__(self, level: Level, trial_workers: int | None = None) -> None:
+        """`trial_workers`: the processes a decision's trials may run on (trial_streams.py; None:
+        as many as the streams and this process's cores allow, processes.cores_here). The game
+        is the same for any number."""
         self.level = level
+        self.trial_workers = trial_workers
         self.decision_seconds: list[float] = []
         self.trials_left = level.budget
         self._planned: dict[tuple, Place] = {}      # placements found while choosing a piece
@@ -483,52 +304,36 @@ class BanduAgent:
             places.append(_placement_for(piece, orientations[face], level.yaws[turn], cx + dx, cy + dy))
         return places
 
-    def best_placement(self, lab: TowerLab, piece: str, trials: int, noise: np.random.Generator,
+    def best_placement(self, labs: SeatLabs, piece: str, trials: int, noise: np.random.Generator,
                        face_indexes: list[int] | None = None, shelves: bool = False,
                        keep_room: bool = False, confirm: int = 0, hand: Tremor | None = None,
-                       first: Place | None = None, whole: Callable[[], TowerLab] | None = None,
-                       verify: int = 0) -> Found:
+                       first: Place | None = None, verify: int = 0) -> Found:
         """The candidate that stood most often (ties: moved least), its stand rate and (with
-        `keep_room`) the room it left.
+        `keep_room`) the room it left: a PlacementSearch (placement_search.py) on `labs`.
         `shelves`: first aim where the piece lands flat and clear of the rest, on the top or on a
         lower shelf beside it, before the axis, the top piece and the hollows (a tower of an
         auction game takes pieces in no order of its own: a block lowered on the axis over a
         jack at the base's end would perch on it). `keep_room` (for a piece that leaves no
-        platform): a candidate also scores for the room it leaves the next piece (ROOM_WEIGHT),
-        so a cone goes towards the end of the base rather than its middle. `confirm`: a
-        candidate that stood in all its trials is tried again, up to `confirm` trials in all or
-        its first fall, so that the rate it is taken at was not one lucky release. `hand`: the
-        tremor the trials are shaken with (None: the level's lab_hand). `first`: a placement
-        tried before the candidates (the one found when the piece was judged). `whole`: the lab
-        of the same tower with every piece moving, asked for when `lab` holds some still: a
-        candidate that stood in all its `confirm` trials is released there `verify` times more,
-        up to its first fall."""
-        best: tuple[float, float, Found] | None = None
-        hand = hand or self.level.lab_hand
-        turned = (lambda orientation: lab.shelf_aims_mm(piece, orientation)) if shelves else None
-        found = self.candidates(piece, lab.aim_points_mm(), face_indexes, turned)
-        for place in ([first] if first is not None else []) + found:
-            results = [lab.trial(place, hand, noise, room=keep_room) for _ in range(trials)]
-            while len(results) < confirm and results[-1].stood and all(r.stood for r in results):
-                results.append(lab.trial(place, hand, noise, room=keep_room))
-            if confirm and whole is not None and lab.holds_still and all(r.stood for r in results):
-                for _ in range(verify):
-                    results.append(whole().trial(place, hand, noise, room=keep_room))
-                    if not results[-1].stood:
-                        break
-            self.trials_left -= len(results)
-            rate = sum(r.stood for r in results) / len(results)
-            moved = sum(r.moved_mm for r in results) / len(results)
-            stood = [r.room_mm2 for r in results if r.stood]
-            left = sum(stood) / len(stood) if keep_room and stood else 0.0
-            room = min(1.0, left / ROOM_FULL_MM2)
-            score = rate + ROOM_WEIGHT * room
-            if best is None or (score, -moved) > (best[0], -best[1]):
-                best = (score, moved, Found(place, rate, left))
-            if (rate == 1.0 and moved < 0.5 and (room == 1.0 or not keep_room)) or self.trials_left <= 0:
-                break                       # as good as it gets, or the budget is spent
-        assert best is not None
-        return best[2]
+        platform): a candidate also scores for the room it leaves the next piece, so a cone
+        goes towards the end of the base rather than its middle. `confirm`: a candidate that
+        stood in all its trials is tried again, up to `confirm` trials in all or its first fall.
+        `hand`: the tremor the trials are shaken with (None: the level's lab_hand). `first`: a
+        placement tried before the candidates (the one found when the piece was judged).
+        `verify`: where `labs` hold some pieces still, a candidate that stood in all its
+        `confirm` trials is released up to `verify` times more over the whole tower moving."""
+        turned = (lambda orientation: labs.shelf_aims_mm(piece, orientation)) if shelves else None
+        places = ([first] if first is not None else []) + self.candidates(piece, labs.aim_points_mm(),
+                                                                          face_indexes, turned)
+        search = PlacementSearch(places, trials, hand or self.level.lab_hand, self.trials_left,
+                                 int(noise.integers(2**63)), confirm=confirm,
+                                 verify=verify if labs.holds_still else 0, room=keep_room)
+        found, self.trials_left = search.run(labs)
+        return found
+
+    def _labs(self, state: BanduState) -> DecisionLabs:
+        """The labs of one decision (trial_streams.py), on this player's trial workers."""
+        workers = self.trial_workers if self.trial_workers is not None else cores_here()
+        return DecisionLabs(state, workers)
 
     def planned_place(self, state: BanduState, noise: np.random.Generator) -> Place:
         """The placement this player finds best for the piece `state` awaits, before its own
@@ -541,21 +346,16 @@ class BanduAgent:
         if planned is not None:
             return planned
         judged = self._judged.pop((piece, tower_key(state, state.placer)), None)
-        labs: dict[tuple[int, bool], TowerLab] = {}
-        lab = _lab(labs, state, state.placer)
         # in an auction game the pieces come in no order of one's own: land flat beside the rest,
         # and keep room beside a piece that leaves no platform (a tower built alone is planned)
         auctioned = not state.built_alone
-        try:
-            return self.best_placement(lab, piece, self.level.trials, noise, self._faces(state, piece),
-                                       shelves=auctioned, keep_room=auctioned and top_flatness(piece) < FLAT_ENOUGH,
+        with self._labs(state) as labs:
+            return self.best_placement(labs.seat(state.placer), piece, self.level.trials, noise,
+                                       self._faces(state, piece), shelves=auctioned,
+                                       keep_room=auctioned and top_flatness(piece) < FLAT_ENOUGH,
                                        confirm=self.level.confirm if auctioned else 0,
                                        hand=self.level.trial_hand(state), first=judged,
-                                       whole=lambda: _lab(labs, state, state.placer, whole=True),
                                        verify=self.level.verify).place
-        finally:
-            for each in labs.values():
-                each.close()
 
     def _place(self, state: BanduState, noise: np.random.Generator) -> Place:
         assert state.auction is not None
@@ -572,14 +372,14 @@ class BanduAgent:
 
     # --- judging pieces ---------------------------------------------------------------------------
     def difficulty(self, state: BanduState, seat: int, piece: str, noise: np.random.Generator,
-                   labs: dict[tuple[int, bool], TowerLab], confirm: int = 0) -> float:
+                   labs: DecisionLabs, confirm: int = 0) -> float:
         """What `piece` costs `seat`: the chance it drops the tower now, plus what it costs
         later (below 0: it mends the tower; 0 easy .. above 1 hopeless): see `judgement`."""
         fall, later = self.judgement(state, seat, piece, noise, labs, confirm)
         return fall + later
 
     def judgement(self, state: BanduState, seat: int, piece: str, noise: np.random.Generator,
-                  labs: dict[tuple[int, bool], TowerLab], confirm: int = 0, room: bool = False) -> tuple[float, float]:
+                  labs: DecisionLabs, confirm: int = 0, room: bool = False) -> tuple[float, float]:
         """(fall, later) of `piece` for `seat`: the chance it drops the tower now, and what it
         costs later: what a pointed or rounded top will cost, less what the top it covers costs
         now. `confirm`: see best_placement (a player judging a piece it may have to place
@@ -587,20 +387,18 @@ class BanduAgent:
         later = TOP_WEIGHT * (1.0 - top_flatness(piece)) - top_cost(state, seat)
         if self.level.judge_trials == 0 or not state.towers[seat] or self.trials_left <= 0:
             return rough_cost(state, seat, piece) - later, later    # the rough model: quick
-        lab = _lab(labs, state, seat)
         quick = Level(self.level.name, 1, (0.0, 90.0), ((0.0, 0.0),), self.level.judge_trials, 0, 0,
                       self.level.hand)
         judge = BanduAgent(quick)
         judge.trials_left = self.trials_left
         room = room and self.level.room_loss > 0.0
-        found = judge.best_placement(lab, piece, self.level.judge_trials, noise,
+        found = judge.best_placement(labs.seat(seat), piece, self.level.judge_trials, noise,
                                      shelves=not state.built_alone, confirm=confirm,
-                                     hand=self.level.trial_hand(state), keep_room=room,
-                                     whole=lambda: _lab(labs, state, seat, whole=True), verify=self.level.verify)
+                                     hand=self.level.trial_hand(state), keep_room=room, verify=self.level.verify)
         self.trials_left = judge.trials_left
         self._judged[piece, tower_key(state, seat)] = found.place    # where placing it starts
         if room and found.rate > 0.0:
-            before = min(1.0, lab.room_mm2() / ROOM_FULL_MM2)
+            before = min(1.0, labs.lab(seat).room_mm2() / ROOM_FULL_MM2)
             later += self.level.room_loss * max(0.0, before - min(1.0, found.room_mm2 / ROOM_FULL_MM2))
         return 1.0 - found.rate, later
 
@@ -619,12 +417,8 @@ class BanduAgent:
         by_refusal = sorted(state.reserve, key=lambda p: (-self._offer_value(state, p, REFUSE, rough[p]), p))
         by_ease = sorted(state.reserve, key=lambda p: (rough[p][me], p))
         judged = dict.fromkeys(by_refusal[:max(2, self.level.pieces_judged)] + by_ease[:2])
-        labs: dict[tuple[int, bool], TowerLab] = {}
-        try:
+        with self._labs(state) as labs:
             costs = {p: {seat: self.difficulty(state, seat, p, noise, labs) for seat in alive} for p in judged}
-        finally:
-            for lab in labs.values():
-                lab.close()
         options = [(self._offer_value(state, p, auction, costs[p]), p, auction)
                    for p in judged for auction in kinds]
         _, piece, auction = max(options, key=lambda o: (o[0], o[2] == REFUSE, o[1]))
@@ -676,17 +470,14 @@ class BanduAgent:
         order = building_order(pieces, top)
         if len(order) == 1 or not tower:
             return Offer(order[0], TAKE)
-        lab = TowerLab(state, me, moving=LAB_MOVING)
         best: tuple[float, int, str, Place] | None = None
-        try:
+        with self._labs(state) as labs:
             for rank, piece in enumerate(order[:self.level.shortlist]):
-                place, rate, _ = self.best_placement(lab, piece, self.level.trials, noise, face_order(piece))
+                place, rate, _ = self.best_placement(labs.seat(me), piece, self.level.trials, noise, face_order(piece))
                 if best is None or (rate, -rank) > (best[0], -best[1]):
                     best = (rate, rank, piece, place)
                 if rate == 1.0 or self.trials_left <= 0:
                     break
-        finally:
-            lab.close()
         assert best is not None
         _, _, piece, place = best
         self._planned = {self._plan_key(state, piece): place}
@@ -712,13 +503,9 @@ class BanduAgent:
             action = legal[0]
             assert isinstance(action, Respond)
             return action
-        labs: dict[tuple[int, bool], TowerLab] = {}
-        try:
+        with self._labs(state) as labs:
             fall, later = self.judgement(state, me, state.auction.piece, noise, labs, self.level.confirm,
                                          room=True)
-        finally:
-            for lab in labs.values():
-                lab.close()
         risk = fall + later
         beans = state.beans[me]
         if state.phase == REFUSE:

@@ -57,7 +57,7 @@ def _probe_worker(connection: Any, trials: int, tremor: Tremor) -> None:
     import_quietly("simulator.games.bandu.ai")
     import numpy as np
 
-    from simulator.games.bandu.ai import TowerLab
+    from simulator.games.bandu.tower_lab import TowerLab
 
     lab: Any = None
     lab_key: tuple | None = None
