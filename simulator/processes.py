@@ -25,35 +25,13 @@ from contextlib import contextmanager
 from functools import partial
 from typing import TypeVar
 
+from simulator.core.cores import share_cores, usable_cores
+
 J = TypeVar("J")
 R = TypeVar("R")
 
 
 PARENT_CHECK_SECONDS = 1.0
-_cores_here: int | None = None      # a pool's worker: its share of the cores (share_cores)
-
-
-def usable_cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:                      # not on Linux
-        return os.cpu_count() or 1
-
-
-def share_cores(cores: int) -> None:
-    """Tell this process that it is one of several workers and may keep `cores` busy (a
-    computer player's trials then use no more: games/bandu/trial_streams.py)."""
-    global _cores_here
-    _cores_here = max(1, cores)
-
-
-def cores_here() -> int:
-    """The cores the work of this process may spread over: its share in a pool of workers
-    (share_cores), else every usable core."""
-    return _cores_here if _cores_here is not None else usable_cores()
-
-
 def _start_worker(module: str | None, cores: int | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if cores is not None:

@@ -156,7 +156,9 @@ def test_workers_are_capped_at_the_cores_unless_asked(monkeypatch, capsys):
     seen = {}
     monkeypatch.setattr(selfplay_module, "selfplay", lambda *a, **k: seen.update(k) or
                         {"players": ["random", "random"], "wins": [1, 0], "games": [{"length": 3}]})
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    import simulator.core.command_kit as command_kit
+
+    monkeypatch.setattr(command_kit, "usable_cores", lambda: 2)
     status, err = _run(["selfplay", "tanbo", "--players", "random,random", "--workers", "64",
                         "--games", "1"], capsys)
     assert status == 0 and seen["workers"] == 2 and "capped at the 2 cores" in err

@@ -236,6 +236,22 @@ def test_independent_jobs_run_on_the_one_job_runner():
     assert sorted(makers) == [os.path.join("core", "workers.py"), "processes.py"]
 
 
+def test_helper_processes_on_a_pipe_are_started_and_stopped_in_one_place():
+    """core/piped_process.py starts and stops every helper process that answers over a pipe
+    (the live outcomes, the window's asked questions, a computer player's second trial stream):
+    no other module makes a pipe or a process of its own."""
+    package = os.path.dirname(os.path.dirname(registry.__file__))
+    makers = []
+    for folder, _, files in os.walk(package):
+        for module in files:
+            if module.endswith(".py"):
+                path = os.path.join(folder, module)
+                text = open(path, encoding="utf-8").read()
+                if ".Pipe(" in text or ".Process(" in text:
+                    makers.append(os.path.relpath(path, package))
+    assert makers == [os.path.join("core", "piped_process.py")]
+
+
 def test_a_game_package_is_found_without_any_edit_elsewhere(tmp_path):
     """A new package beside the games (here in a folder added to simulator.games' path, as an
     installed plug-in would be) is listed, playable and loadable with no edit elsewhere."""

@@ -13,13 +13,14 @@ import zlib
 import numpy as np
 import pytest
 
+from simulator.core.cores import cores_here, usable_cores
 from simulator.games.bandu import trial_streams
 from simulator.games.bandu.ai import LEVELS, BanduAgent
 from simulator.games.bandu.placement_search import PlacementSearch
 from simulator.games.bandu.rules import Offer, Place, Respond, new_game
 from simulator.games.bandu.tower_lab import Trial
 from simulator.games.bandu.trial_streams import STREAMS, DecisionLabs
-from simulator.processes import cores_here, run_jobs, usable_cores
+from simulator.processes import run_jobs
 from simulator.towers.physics.tremor import Tremor
 
 

@@ -41,10 +41,10 @@ from simulator.core.command_kit import (
     workers_of,
 )
 from simulator.core.controller import COMPUTER, Seat, TurnController
+from simulator.core.cores import share_cores, usable_cores
 from simulator.core.errors import SettingsError, UsageError
-from simulator.core.registry import get_game
 from simulator.games.bandu.solo import AttemptJob
-from simulator.processes import share_cores, usable_cores
+from simulator.selfplay import check_selfplay
 
 
 def play(job: tuple[list[str], int, dict, int | None]) -> dict:
@@ -163,16 +163,13 @@ def main() -> None:
                         help="play nothing: the table of the games listed in FILE (the lines a run "
                              "writes on standard error), e.g. of a run stopped part way")
     args = parser.parse_args()
-    players = args.players.split(",")
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
     try:                                    # bad input: one line after the usage, exit 2
-        bandu = get_game("bandu")
-        for player in players:
-            bandu.make_agent(player)
+        settings = parse_settings(args.setting)
+        check_selfplay("bandu", players, settings)      # as bandu-sim selfplay checks them
         if args.from_log:
             print(json.dumps(table(players, logged_games(args.from_log), args.seed, None), indent=1))
             return
-        settings = parse_settings(args.setting)
-        bandu.new_game(len(players), settings)
     except (SettingsError, UsageError) as error:
         parser.error(str(error))
     jobs = [(players, args.seed + n, settings, args.trial_workers) for n in range(args.games)]

@@ -5,11 +5,11 @@ an interrupt."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
+from simulator.core.cores import usable_cores
 from simulator.core.errors import UsageError
 from simulator.core.text import shown
 
@@ -44,7 +44,7 @@ def add_workers(parser: Any, default: int | None) -> None:
 def workers_of(args: Any) -> int:
     """--workers, capped at the cores available unless --oversubscribe (with a note)."""
     workers = args.workers or 1
-    cores = os.cpu_count() or 1
+    cores = usable_cores()
     if workers > cores and not args.oversubscribe:
         print(f"bandu-sim: note: --workers {workers} capped at the {cores} cores available "
               "(--oversubscribe to use more)", file=sys.stderr)

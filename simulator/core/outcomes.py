@@ -28,6 +28,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, Protocol
 
+from simulator.core.piped_process import start_piped_process, stop_process
 from simulator.core.state import GameState
 
 
@@ -284,15 +285,8 @@ class LiveProcessResolver:
         self._start_process()
 
     def _start_process(self) -> None:
-        import multiprocessing
-
-        context = multiprocessing.get_context("spawn")
-        parent, child = context.Pipe()
-        self._process = context.Process(target=_live_worker, args=(child, self.make_work),
-                                        name="outcome-resolver", daemon=True)
-        self._process.start()
-        child.close()
-        self._connection = parent
+        self._connection, self._process = start_piped_process(_live_worker, (self.make_work,),
+                                                              "outcome-resolver")
 
     def begin(self, state: GameState, rng: random.Random) -> PendingOutcome:
         if self._process is None or not self._process.is_alive():
@@ -333,18 +327,3 @@ class LiveProcessResolver:
         """Stop the process (the controller calls it when the game is closed)."""
         stop_process(self._connection, self._process)
         self._connection, self._process = None, None
-
-
-def stop_process(connection: Any, process: Any) -> None:
-    """Stop a helper process that serves requests over a pipe until it receives None: tell it,
-    close the pipe, give it 2 s to finish, then terminate it. Either may be None."""
-    if connection is not None:
-        try:
-            connection.send(None)
-        except (OSError, ValueError):
-            pass
-        connection.close()
-    if process is not None:
-        process.join(timeout=2.0)
-        if process.is_alive():
-            process.terminate()

@@ -61,6 +61,7 @@ from functools import cache
 
 import numpy as np
 
+from simulator.core.cores import cores_here
 from simulator.core.state import GameState
 from simulator.games.bandu.builder import building_order, face_order
 from simulator.games.bandu.placement_search import Found, PlacementSearch
@@ -77,7 +78,6 @@ from simulator.games.bandu.rules import (
 )
 from simulator.games.bandu.tower_lab import ROOM_FULL_MM2, SAME_CENTRE_MM, TowerLab
 from simulator.games.bandu.trial_streams import DecisionLabs, SeatLabs
-from simulator.processes import cores_here
 from simulator.towers.physics.placement import most_stable_orientation, resting_faces
 from simulator.towers.physics.tremor import Tremor
 from simulator.towers.physics.world import Quat, pybullet
@@ -245,7 +245,7 @@ class BanduAgent:
 
     def __init__(self, level: Level, trial_workers: int | None = None) -> None:
         """`trial_workers`: the processes a decision's trials may run on (trial_streams.py; None:
-        as many as the streams and this process's cores allow, processes.cores_here). The game
+        as many as the streams and this process's cores allow, core/cores.cores_here). The game
         is the same for any number."""
         self.level = level
         self.trial_workers = trial_workers

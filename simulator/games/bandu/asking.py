@@ -9,11 +9,10 @@ answers that came, without waiting.
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable
 from typing import Any
 
-from simulator.core.outcomes import stop_process
+from simulator.core.piped_process import start_piped_process, stop_process
 
 
 class AskedProcess:
@@ -47,13 +46,7 @@ class AskedProcess:
             return
         if self._process is None or not self._process.is_alive():
             self.close()
-            context = multiprocessing.get_context("spawn")
-            parent, child = context.Pipe()
-            self._process = context.Process(target=self._worker, args=(child, *self._args),
-                                            name=self._name, daemon=True)
-            self._process.start()
-            child.close()
-            self._connection = parent
+            self._connection, self._process = start_piped_process(self._worker, self._args, self._name)
         self._asked, self.answer = key, None
         self._request += 1
         self._sent += 1

@@ -27,6 +27,7 @@ import os
 import threading
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from simulator.core.piped_process import start_piped_process, stop_process
 from simulator.games.bandu.rules import BanduState, Place
 from simulator.towers.physics.tremor import Tremor
 
@@ -124,18 +125,12 @@ class _Helper:
     """A helper process and the pipe to it."""
 
     def __init__(self) -> None:
-        context = multiprocessing.get_context("spawn")
-        self.connection, child = context.Pipe()
-        self.process = context.Process(target=_helper_main, args=(child,), name="trial-stream", daemon=True)
-        self.process.start()
-        child.close()
+        self.connection, self.process = start_piped_process(_helper_main, (), "trial-stream")
 
     def alive(self) -> bool:
         return self.process.is_alive()
 
     def close(self) -> None:
-        from simulator.core.outcomes import stop_process
-
         stop_process(self.connection, self.process)
 
 
