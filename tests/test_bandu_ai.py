@@ -216,7 +216,14 @@ class _FixedLab:
         return Trial(self.stands(place.x_mm), 0.0, 0.0)
 
 
-@pytest.mark.parametrize("level", ["medium", "strong"])
+def test_the_medium_player_spends_no_more_trials_in_an_auction_game_than_building_alone():
+    """Its think-time target (2 s a decision at the 90th percentile) holds at 12 trials a
+    decision and no release over the whole tower; at 24 and one such release it did not."""
+    medium = LEVELS["medium"]
+    assert medium.budget_for(new_game(players=4)) == medium.budget == 12 and medium.verify == 0
+
+
+@pytest.mark.parametrize("level", ["strong"])
 def test_a_placement_on_held_pieces_is_tried_over_the_whole_tower_before_it_is_taken(level):
     """The lab holds a tall tower's lower pieces still, so nothing under the placement can tip:
     there every placement stands. With every piece moving, the one over the axis falls: it is
