@@ -360,7 +360,7 @@ def test_the_same_seed_plays_the_same_game():
     histories = []
     for _ in range(2):
         seats = [Seat(COMPUTER, "ai:strong"), Seat(COMPUTER, "ai:medium")]
-        c = TurnController("bandu", {"reserve": 5}, seats, seed=21)
+        c = TurnController("bandu", {"reserve": 12}, seats, seed=21)   # 6 placements
         c.play_computer_moves()
         histories.append([h.action for h in c.history])
         c.close()

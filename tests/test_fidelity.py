@@ -124,7 +124,9 @@ def test_what_physics_says_is_known_for_columns_slopes_and_validation_scenes():
 
 @pytest.mark.slow
 def test_a_small_run_prints_agreement_and_wall_times():
-    cases = [c for c in fidelity.corpus(random_towers=2, columns=()) if c.group in ("random", "slope")]
+    cases = [c for c in fidelity.corpus(random_towers=1, columns=())
+             if c.group == "random" or c.name.startswith("slope_cone-small_on_base")]
+    assert len(cases) == 3
     ladder = fidelity.LADDER[:2]
     chosen, rungs, reference = fidelity.run(cases, ladder=ladder, workers=2)
     assert set(chosen.verdicts) == {c.name for c in cases} and chosen.wall_seconds > 0
