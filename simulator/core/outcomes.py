@@ -239,7 +239,7 @@ class _LiveRemote:
         self.cancelled = True
 
 
-def _live_worker(connection: Any, make_work: Callable[[], Callable[..., Any]]) -> None:
+def live_outcome_worker(connection: Any, make_work: Callable[[], Callable[..., Any]]) -> None:
     """The resolver process: build the work once, then resolve what the pipe asks, one by one."""
     work = make_work()
 
@@ -251,20 +251,17 @@ def _live_worker(connection: Any, make_work: Callable[[], Callable[..., Any]]) -
         def add(self, seconds: float, frame: Any) -> None:
             connection.send((self.request, "frame", (seconds, frame)))
 
-    while True:
-        try:
-            message = connection.recv()
-        except (EOFError, OSError):
-            return
-        if message is None:
-            return
-        request, state, rng = message
-        try:
-            result = work(state, rng, _PipeTimeline(request))
-        except Exception as error:  # said to the window, which shows it and goes on
-            connection.send((request, "error", f"{type(error).__name__}: {error}"))
-        else:
-            connection.send((request, "result", result))
+    try:
+        while (message := connection.recv()) is not None:
+            request, state, rng = message
+            try:
+                result = work(state, rng, _PipeTimeline(request))
+            except Exception as error:  # said to the window, which shows it and goes on
+                connection.send((request, "error", f"{type(error).__name__}: {error}"))
+            else:
+                connection.send((request, "result", result))
+    except (EOFError, OSError):         # the window has gone, maybe mid-outcome: nobody to tell
+        return
 
 
 class LiveProcessResolver:
@@ -285,7 +282,7 @@ class LiveProcessResolver:
         self._start_process()
 
     def _start_process(self) -> None:
-        self._connection, self._process = start_piped_process(_live_worker, (self.make_work,),
+        self._connection, self._process = start_piped_process(live_outcome_worker, (self.make_work,),
                                                               "outcome-resolver")
 
     def begin(self, state: GameState, rng: random.Random) -> PendingOutcome:

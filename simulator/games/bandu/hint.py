@@ -31,22 +31,23 @@ def suggestion(state: BanduState) -> Place:
     return BanduAgent(LEVELS[HINT_LEVEL]).planned_place(state, np.random.default_rng(seed))
 
 
-def _hint_worker(connection: Any) -> None:
+def hint_worker(connection: Any) -> None:
     from simulator.core.quiet_output import import_quietly
 
     import_quietly("simulator.games.bandu.ai")
-    message = connection.recv()
-    while message is not None:
-        request, state = message
-        connection.send((request, suggestion(state)))
-        message = connection.recv()
+    try:
+        while (message := connection.recv()) is not None:
+            request, state = message
+            connection.send((request, suggestion(state)))
+    except (EOFError, OSError):         # the window has gone, maybe mid-suggestion
+        return
 
 
 class HintAdvisor(AskedProcess):
     """Asks the hint process for a suggestion; `poll()` takes its answer."""
 
     def __init__(self) -> None:
-        super().__init__(_hint_worker, (), "hint")
+        super().__init__(hint_worker, (), "hint")
         self.answer: Place | None = None
 
     def ask(self, state: BanduState) -> None:

@@ -50,7 +50,7 @@ class StandRate:
                 f"hand tremor{state}.")
 
 
-def _probe_worker(connection: Any, trials: int, tremor: Tremor) -> None:
+def probe_worker(connection: Any, trials: int, tremor: Tremor) -> None:
     """The process: answer the newest question, trial by trial, until told to stop (None)."""
     from simulator.core.quiet_output import import_quietly
 
@@ -61,37 +61,41 @@ def _probe_worker(connection: Any, trials: int, tremor: Tremor) -> None:
 
     lab: Any = None
     lab_key: tuple | None = None
-    message = connection.recv()
-    while message is not None:
-        while connection.poll():            # only the newest question matters
-            message = connection.recv()
+    try:
+        message = connection.recv()
+        while message is not None:
+            while connection.poll():            # only the newest question matters
+                message = connection.recv()
+                if message is None:
+                    break
             if message is None:
                 break
-        if message is None:
-            break
-        request, state, seat, place = message
-        key = tower_key(state, seat)
-        if key != lab_key:
-            if lab is not None:
-                lab.close()
-            lab, lab_key = TowerLab(state, seat), key
-        stood = 0
-        for trial in range(trials):
-            if connection.poll():           # a newer question: this one is abandoned
-                break
-            ok = lab.trial(place, tremor, np.random.default_rng((SEED, trial))).stood
-            stood += ok
-            connection.send((request, stood, trial + 1))
-        message = connection.recv()      # the newer question, or the next one
-    if lab is not None:
-        lab.close()
+            request, state, seat, place = message
+            key = tower_key(state, seat)
+            if key != lab_key:
+                if lab is not None:
+                    lab.close()
+                lab, lab_key = TowerLab(state, seat), key
+            stood = 0
+            for trial in range(trials):
+                if connection.poll():           # a newer question: this one is abandoned
+                    break
+                ok = lab.trial(place, tremor, np.random.default_rng((SEED, trial))).stood
+                stood += ok
+                connection.send((request, stood, trial + 1))
+            message = connection.recv()      # the newer question, or the next one
+    except (EOFError, OSError):         # the window has gone, maybe mid-question
+        pass
+    finally:
+        if lab is not None:
+            lab.close()
 
 
 class StandRateProbe(AskedProcess):
     """Asks the probe process how often a release stands; `poll()` takes its answers."""
 
     def __init__(self, trials: int = TRIALS, tremor: Tremor = PRACTICE_TREMOR) -> None:
-        super().__init__(_probe_worker, (trials, tremor), "practice-aid")
+        super().__init__(probe_worker, (trials, tremor), "practice-aid")
         self.trials = trials
         self.tremor = tremor
         self.answer: StandRate | None = None
