@@ -22,6 +22,7 @@ from simulator.core.command_kit import (
     add_workers,
     bounded_int,
     parse_settings,
+    players_of,
     workers_of,
 )
 from simulator.core.errors import SimulatorError, UsageError
@@ -90,15 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _players(text: str) -> list[str]:
-    """--players: comma-separated, blanks ignored."""
-    return [p.strip() for p in text.split(",") if p.strip()]
-
-
 def _cmd_play(args) -> int:
     from simulator.app.main import run_app
 
-    players = None if args.players is None else _players(args.players)
+    players = None if args.players is None else players_of(args.players)
     settings = parse_settings(args.setting)
     return run_app(game=args.game, load=args.load, width=args.size, players=players,
                    settings=settings)
@@ -122,7 +118,7 @@ def _cmd_selfplay(args) -> int:
 
         import_quietly(heavy)
     spec = args.players or _default_selfplay_players(game, settings)
-    players = _players(spec)
+    players = players_of(spec)
     info = check_selfplay(args.game, players, settings)
     report = selfplay(info.name, args.games, args.seed, players, settings, workers=workers_of(args),
                       progress=ProgressBar(f"{info.name} selfplay"), quiet_import=heavy)

@@ -221,35 +221,32 @@ def test_outside_the_game_packages_no_module_name_comes_twice():
     assert len(seen) > 40
 
 
-def test_independent_jobs_run_on_the_one_job_runner():
-    """processes.py runs the program's independent jobs; core/workers.py keeps the window's
-    long-lived search process. No other module makes a process pool of its own."""
+def _modules_saying(*needles: str) -> list[str]:
+    """The program's modules (paths under simulator/, sorted) whose text holds any of `needles`."""
     package = os.path.dirname(os.path.dirname(registry.__file__))
-    makers = []
+    found = []
     for folder, _, files in os.walk(package):
         for module in files:
             if module.endswith(".py"):
                 path = os.path.join(folder, module)
                 text = open(path, encoding="utf-8").read()
-                if "ProcessPoolExecutor(" in text or "multiprocessing.Pool(" in text:
-                    makers.append(os.path.relpath(path, package))
-    assert sorted(makers) == [os.path.join("core", "workers.py"), "processes.py"]
+                if any(needle in text for needle in needles):
+                    found.append(os.path.relpath(path, package))
+    return sorted(found)
+
+
+def test_independent_jobs_run_on_the_one_job_runner():
+    """processes.py runs the program's independent jobs; core/workers.py keeps the window's
+    long-lived search process. No other module makes a process pool of its own."""
+    makers = _modules_saying("ProcessPoolExecutor(", "multiprocessing.Pool(")
+    assert makers == [os.path.join("core", "workers.py"), "processes.py"]
 
 
 def test_helper_processes_on_a_pipe_are_started_and_stopped_in_one_place():
     """core/piped_process.py starts and stops every helper process that answers over a pipe
     (the live outcomes, the window's asked questions, a computer player's second trial stream):
     no other module makes a pipe or a process of its own."""
-    package = os.path.dirname(os.path.dirname(registry.__file__))
-    makers = []
-    for folder, _, files in os.walk(package):
-        for module in files:
-            if module.endswith(".py"):
-                path = os.path.join(folder, module)
-                text = open(path, encoding="utf-8").read()
-                if ".Pipe(" in text or ".Process(" in text:
-                    makers.append(os.path.relpath(path, package))
-    assert makers == [os.path.join("core", "piped_process.py")]
+    assert _modules_saying(".Pipe(", ".Process(") == [os.path.join("core", "piped_process.py")]
 
 
 def test_a_game_package_is_found_without_any_edit_elsewhere(tmp_path):

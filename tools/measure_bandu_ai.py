@@ -38,6 +38,7 @@ from simulator.core.command_kit import (
     add_workers,
     bounded_int,
     parse_settings,
+    players_of,
     workers_of,
 )
 from simulator.core.controller import COMPUTER, Seat, TurnController
@@ -163,7 +164,7 @@ def main() -> None:
                         help="play nothing: the table of the games listed in FILE (the lines a run "
                              "writes on standard error), e.g. of a run stopped part way")
     args = parser.parse_args()
-    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    players = players_of(args.players)
     try:                                    # bad input: one line after the usage, exit 2
         settings = parse_settings(args.setting)
         check_selfplay("bandu", players, settings)      # as bandu-sim selfplay checks them

@@ -52,6 +52,11 @@ def workers_of(args: Any) -> int:
     return workers
 
 
+def players_of(text: str) -> list[str]:
+    """--players: comma-separated, blanks ignored."""
+    return [p.strip() for p in text.split(",") if p.strip()]
+
+
 def _parse_setting(text: str) -> tuple[str, Any]:
     key, sep, value = text.partition("=")
     if not sep or not key:
