@@ -62,6 +62,18 @@ def test_an_unknown_player_is_refused_in_one_line_with_exit_2():
     assert "Traceback" not in refused.stderr
 
 
+def test_solo_attempts_alone_take_a_single_computer_player(tmp_path):
+    result = subprocess.run([sys.executable, str(TOOL), "ai:easy", "--games", "0", "--solo", "1",
+                             "--setting", "reserve=3"], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout[result.stdout.index("{"):])
+    assert report["games"] == 0 and report["solo"]["ai:easy"]["attempts"] == 1
+    # a match still needs a table of two or more
+    refused = subprocess.run([sys.executable, str(TOOL), "ai:easy", "--games", "1"],
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "not 1" in refused.stderr, refused.stderr
+
+
 SHOW = TOOL.parent / "show_bandu_game.py"
 
 

@@ -15,6 +15,9 @@ whatever N, only their think times differ, which measures what the second core g
 `--solo N` also plays N solo record attempts (all 48 pieces, attempt n with seed S + n, as
 `bandu-sim solo` does, not stored) for each computer level at the table and prints their table
 (best, mean and median pieces standing; the think time of their decisions) in the same run.
+With `--games 0` it plays the solo attempts only, and one computer player will do:
+
+    .venv/bin/python tools/measure_bandu_ai.py ai:strong --games 0 --seed 1000 --solo 10 --workers 2
 
 Plays complete games with the physics referee (bandu-sim selfplay's games: game n uses seed
 S + n) and prints, per seat, the wins and how often its tower fell first (`first_out`), and
@@ -167,7 +170,11 @@ def main() -> None:
     players = players_of(args.players)
     try:                                    # bad input: one line after the usage, exit 2
         settings = parse_settings(args.setting)
-        check_selfplay("bandu", players, settings)      # as bandu-sim selfplay checks them
+        if args.games or args.from_log:
+            check_selfplay("bandu", players, settings)  # as bandu-sim selfplay checks them
+        else:                                           # solo attempts only: each level alone
+            for player in players:
+                check_selfplay("bandu", [player], settings | {"variant": "solo"})
         if args.from_log:
             print(json.dumps(table(players, logged_games(args.from_log), args.seed, None), indent=1))
             return
