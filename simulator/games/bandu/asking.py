@@ -19,8 +19,9 @@ class AskedProcess:
     """`worker(connection, *args)` runs in the process: it receives (request, *question) and
     sends (request, *reply); `_answer_from(reply)` makes `answer` of a reply."""
 
-    def __init__(self, worker: Callable[..., None], args: tuple, name: str) -> None:
-        self._worker, self._args, self._name = worker, args, name
+    def __init__(self, worker: Callable[..., None], args: tuple, name: str, daemon: bool = True) -> None:
+        """`daemon=False`: the process may start helpers (core/piped_process.py)."""
+        self._worker, self._args, self._name, self._daemon = worker, args, name, daemon
         self._process: Any = None
         self._connection: Any = None
         self._request = 0
@@ -46,7 +47,8 @@ class AskedProcess:
             return
         if self._process is None or not self._process.is_alive():
             self.close()
-            self._connection, self._process = start_piped_process(self._worker, self._args, self._name)
+            self._connection, self._process = start_piped_process(self._worker, self._args, self._name,
+                                                                         self._daemon)
         self._asked, self.answer = key, None
         self._request += 1
         self._sent += 1

@@ -4,8 +4,9 @@ Solo and one-player chain games only (the window offers it nowhere else, the rul
 mark anywhere else). The first hint of a game sets its `hint_used` setting: the setting is saved
 with the game, so the record attempt it ends in is marked like one made with the practice aid
 and is never a personal best. The strong player thinks in a process of its own (it may take
-seconds on a tall tower), so the window keeps its frame rate; its suggestion is drawn as a
-second ghost that the person can take (Enter) or ignore.
+seconds on a tall tower), so the window keeps its frame rate. It runs its trials on both cores,
+as in a game: the process is not a daemon, so that it may start its trial helper. Its
+suggestion is drawn as a second ghost that the person can take (G again) or ignore.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ class HintAdvisor(AskedProcess):
     """Asks the hint process for a suggestion; `poll()` takes its answer."""
 
     def __init__(self) -> None:
-        super().__init__(hint_worker, (), "hint")
+        super().__init__(hint_worker, (), "hint", daemon=False)    # its trials on both cores
         self.answer: Place | None = None
 
     def ask(self, state: BanduState) -> None:
