@@ -405,3 +405,40 @@ def test_a_neighbour_without_beans_is_offered_a_bad_piece(level):
     hardness = sorted(rough_cost(state, 1, p) for p in state.reserve)
     assert rough_cost(state, 1, offer.piece) >= hardness[-8], (offer.piece, hardness[-8:])
 
+
+
+def test_a_tower_spread_along_its_base_gets_no_release_beyond_reach():
+    """Game 725 of four ai:medium players (tools/measure_bandu_ai.py): seat 1's tower has spread
+    along its base, its top piece (the medium ashlar) 156 mm from the axis. The medium player
+    aimed the egg at that piece's centre, beyond the rules' reach (150 mm), and the game stopped
+    on an illegal action. It now releases as near as the reach allows."""
+    import json
+    from pathlib import Path
+
+    from simulator.games.bandu.rules import REACH_MM
+
+    save = json.loads((Path(__file__).parent / "bandu_positions" / "egg-beyond-reach.json").read_text())
+    controller = TurnController.from_save_dict(save, verify=False)
+    try:
+        state = controller.state
+        assert state.phase == "place" and state.auction.piece == "egg" and state.placer == 1
+        top = state.poses[state.towers[1][-1]]
+        base = state.poses[state.towers[1][0]]
+        assert abs(top[0] - base[0]) > REACH_MM                 # the aim that was out of reach
+        controller.play_computer_moves(limit=1)     # raised IllegalAction before
+        request = controller.state.outcome_request()
+        assert request["piece"] == "egg", request
+        assert max(abs(request["x_mm"]), abs(request["y_mm"])) <= REACH_MM
+    finally:
+        controller.close()
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "strong"])
+def test_no_candidate_is_released_beyond_reach(level):
+    """Every candidate release, whatever its aim, is one the rules allow: an aim 170 mm out is
+    tried at the edge of the reach."""
+    from simulator.games.bandu.rules import REACH_MM
+
+    places = BanduAgent(LEVELS[level]).candidates("cube-small", [(0.0, 0.0), (170.0, -160.0)])
+    assert places and all(max(abs(p.x_mm), abs(p.y_mm)) <= REACH_MM for p in places)
+    assert any(p.x_mm == REACH_MM and p.y_mm == -REACH_MM for p in places)

@@ -75,6 +75,7 @@ from simulator.games.bandu.rules import (
     Place,
     Respond,
     tower_key,
+    within_reach,
 )
 from simulator.games.bandu.tower_lab import ROOM_FULL_MM2, SAME_CENTRE_MM, TowerLab
 from simulator.games.bandu.trial_streams import DecisionLabs, SeatLabs
@@ -160,12 +161,14 @@ def _turned(orientation: Quat, yaw_deg: float) -> Quat:
 
 def _placement_for(piece: str, face_orientation: Quat, yaw_deg: float, x: float, y: float) -> Place:
     """The Place action whose release orientation is `face_orientation` turned by `yaw_deg`: the
-    referee turns the most stable face by (roll, pitch, yaw), so express the face that way."""
+    referee turns the most stable face by (roll, pitch, yaw), so express the face that way. An
+    aim beyond the rules' reach (the top piece's centre on a tower spread along its base) is
+    released as near it as the reach allows."""
     wanted = _turned(face_orientation, yaw_deg)
     inverse = pybullet.invertTransform((0, 0, 0), most_stable_orientation(piece))[1]
     turn = pybullet.multiplyTransforms((0, 0, 0), wanted, (0, 0, 0), inverse)[1]
     roll, pitch, yaw = (round(math.degrees(a), 1) + 0.0 for a in pybullet.getEulerFromQuaternion(turn))
-    return Place(piece, x, y, yaw, roll, pitch).rounded()
+    return Place(piece, *within_reach(x, y), yaw, roll, pitch).rounded()
 
 
 @cache
@@ -369,8 +372,8 @@ class BanduAgent:
         hand = self.level.hand
         jitter = noise.normal(0.0, hand.position_mm, size=2) if hand.position_mm else (0.0, 0.0)
         turn = float(noise.normal(0.0, hand.angle_deg)) if hand.angle_deg else 0.0
-        return Place(piece, place.x_mm + float(jitter[0]), place.y_mm + float(jitter[1]),
-                     _wrapped(place.yaw_deg + turn), place.roll_deg, place.pitch_deg).rounded()
+        x_mm, y_mm = within_reach(place.x_mm + float(jitter[0]), place.y_mm + float(jitter[1]))
+        return Place(piece, x_mm, y_mm, _wrapped(place.yaw_deg + turn), place.roll_deg, place.pitch_deg).rounded()
 
     # --- judging pieces ---------------------------------------------------------------------------
     def difficulty(self, state: BanduState, seat: int, piece: str, noise: np.random.Generator,

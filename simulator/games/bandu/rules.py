@@ -47,6 +47,12 @@ REACH_MM = 150.0        # how far from the tower's axis a piece may be released
 ACQUIRE, REFUSE, TAKE = "acquire", "refuse", "take"
 
 
+def within_reach(x_mm: float, y_mm: float) -> tuple[float, float]:
+    """The release point nearest (x_mm, y_mm) that the rules allow: at most REACH_MM from the
+    tower's axis each way."""
+    return (max(-REACH_MM, min(REACH_MM, x_mm)), max(-REACH_MM, min(REACH_MM, y_mm)))
+
+
 def base_id(seat: int) -> str:
     return "base" if seat == 0 else f"base#{seat + 1}"
 
