@@ -406,7 +406,6 @@ def test_a_neighbour_without_beans_is_offered_a_bad_piece(level):
     assert rough_cost(state, 1, offer.piece) >= hardness[-8], (offer.piece, hardness[-8:])
 
 
-
 def test_a_tower_spread_along_its_base_gets_no_release_beyond_reach():
     """Game 725 of four ai:medium players (tools/measure_bandu_ai.py): seat 1's tower has spread
     along its base, its top piece (the medium ashlar) 156 mm from the axis. The medium player

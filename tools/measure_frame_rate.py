@@ -81,19 +81,14 @@ def main() -> None:
 def strong_tower_held(pieces: int) -> dict:
     """A save of ai:strong's solo game of seed 1000 when its tower holds `pieces` pieces and the
     next one awaits placement, the seat given to a person (who then holds that piece)."""
-    from simulator.core.controller import COMPUTER, Seat, TurnController
+    from screenshots import strong_solo_game
 
-    controller = TurnController("bandu", {"variant": "solo"}, [Seat(COMPUTER, "ai:strong")], seed=1000)
-    try:
-        while not controller.is_over():
-            controller.play_computer_moves(limit=1)
-            state = controller.state
-            if state.phase == "place" and len(state.towers[0]) == pieces:
-                save = controller.to_save_dict()
-                save["seats"] = [{"kind": "person", "name": ""}]
-                return save
-    finally:
-        controller.close()
+    for controller in strong_solo_game(1000):
+        state = controller.state
+        if state.phase == "place" and len(state.towers[0]) == pieces:
+            save = controller.to_save_dict()
+            save["seats"] = [{"kind": "person", "name": ""}]
+            return save
     raise SystemExit(f"ai:strong's tower of seed 1000 fell before it held {pieces} pieces")
 
 

@@ -187,22 +187,30 @@ def bandu_sizes_screenshots(window, app) -> None:
     window.dispatch_event("on_resize", 1280, 800)
 
 
-def strong_solo_tower(seed: int = 1000) -> dict:
-    """ai:strong's solo game of `seed`, headless, as a save of its last position before the
-    tower fell (or of its end)."""
+def strong_solo_game(seed: int = 1000):
+    """ai:strong's solo game of `seed`, headless: its controller at the start and after each
+    move, to its end (tools/measure_frame_rate.py --hint reads it too)."""
     from simulator.core.controller import COMPUTER, Seat, TurnController
 
     controller = TurnController("bandu", {"variant": "solo"}, [Seat(COMPUTER, "ai:strong")], seed=seed)
     try:
-        standing = controller.to_save_dict()
+        yield controller
         while not controller.is_over():
             controller.play_computer_moves(limit=1)
-            state = controller.state
-            if state.phase == "offer" and state.alive[0]:
-                standing = controller.to_save_dict()
-        return standing
+            yield controller
     finally:
         controller.close()
+
+
+def strong_solo_tower(seed: int = 1000) -> dict:
+    """ai:strong's solo game of `seed`, headless, as a save of its last position before the
+    tower fell (or of its end)."""
+    standing: dict = {}
+    for controller in strong_solo_game(seed):
+        state = controller.state
+        if not standing or (state.phase == "offer" and state.alive[0]):
+            standing = controller.to_save_dict()
+    return standing
 
 
 def tall_tower_screenshot(window, app) -> None:

@@ -21,7 +21,7 @@ from simulator.games.bandu.rotations import (
     quaternion_euler,
     rotation_matrix,
 )
-from simulator.games.bandu.rules import REACH_MM, BanduState, Place
+from simulator.games.bandu.rules import BanduState, Place, within_reach
 from simulator.games.bandu.table_drawing import Pose3, TableDrawing, piece_mesh
 from simulator.games.bandu.table_layout import SeatPlace
 from simulator.render.camera import OrbitCamera
@@ -147,9 +147,7 @@ class Aim:
         aimed = table.camera.on_level(x, y, table.area, self.aim_height())
         if aimed is None:
             return
-        limit = REACH_MM - 0.5
-        dx = max(-limit, min(limit, (aimed.x - axis[0]) * 1000))
-        dy = max(-limit, min(limit, (aimed.y - axis[1]) * 1000))
+        dx, dy = within_reach((aimed.x - axis[0]) * 1000, (aimed.y - axis[1]) * 1000, margin_mm=0.5)
         if self.magnet:
             dx, dy = self._snapped(dx, dy, x, y)
         self.held = replace(self.held, place=replace(self.held.place, x_mm=dx, y_mm=dy))

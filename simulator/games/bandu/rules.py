@@ -47,10 +47,11 @@ REACH_MM = 150.0        # how far from the tower's axis a piece may be released
 ACQUIRE, REFUSE, TAKE = "acquire", "refuse", "take"
 
 
-def within_reach(x_mm: float, y_mm: float) -> tuple[float, float]:
+def within_reach(x_mm: float, y_mm: float, margin_mm: float = 0.0) -> tuple[float, float]:
     """The release point nearest (x_mm, y_mm) that the rules allow: at most REACH_MM from the
-    tower's axis each way."""
-    return (max(-REACH_MM, min(REACH_MM, x_mm)), max(-REACH_MM, min(REACH_MM, y_mm)))
+    tower's axis each way (less `margin_mm`)."""
+    limit = REACH_MM - margin_mm
+    return (max(-limit, min(limit, x_mm)), max(-limit, min(limit, y_mm)))
 
 
 def base_id(seat: int) -> str:
