@@ -264,6 +264,25 @@ def test_a_card_not_in_hand_and_a_wrong_side_are_refused():
     assert state.is_legal(Move("place", k("super"), 2, 0, 0, 6))
 
 
+@pytest.mark.parametrize("side", [1000, -1, 2, 5, 6])
+def test_a_one_sided_card_on_any_side_is_refused_and_never_reaches_the_save(side, tmp_path):
+    """The bug (fuzz, issue 60): a one-sided card placed with side 1000, -1 or 2 was taken; it
+    entered the history as 'place At+Ab -1,0 r90 s1000' and the game's own save and autosave
+    were then refused ('not a Bandida move')."""
+    from simulator.core.controller import Seat, TurnController
+
+    c = TurnController("bandida", {}, [Seat(), Seat()], seed=1, autosave_path=tmp_path / "auto.json")
+    c.play_computer_moves()                    # the deal
+    legal = next(m for m in c.state.legal_actions()
+                 if m.verb == "place" and not KINDS[m.card].two_sided)
+    assert legal.side == 0
+    forged = Move("place", legal.card, legal.x, legal.y, legal.rotation, side)
+    with pytest.raises(IllegalAction, match="side"):
+        c.submit(forged)
+    c.submit(legal)
+    assert TurnController.load(tmp_path / "auto.json").state == c.state
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_move_generation_matches_the_independent_checker(seed):
     """Random networks: the engine's placements are exactly the rule text's, every rotation."""

@@ -304,8 +304,8 @@ def test_the_notation_reads_like_a_log():
     text = state.action_to_str(Place("ring", 1.25, -2, 90))
     assert text == "places ring at 1.2 -2 mm, yaw 90 roll 0 pitch 0"
     assert state.action_from_str(text) == Place("ring", 1.2, -2.0, 90.0)
-    with pytest.raises(IllegalAction, match="within 150 mm"):
-        state.apply(Place("ring", 400.0, 0.0))
+    with pytest.raises(IllegalAction, match="Place.x_mm: wants float -150 to 150, not 400"):
+        state.apply(Place("ring", 400.0, 0.0))      # the field's declared range, before the rules
     result = Settled((1,), (("ring", 1.0, 2.0, 30.5, 0.0, 0.0, 0.0, 1.0),))
     state.apply(Place("ring"))
     assert state.action_from_str(state.action_to_str(result)) == result

@@ -379,7 +379,7 @@ def test_notation_and_refusals():
                                        "target": 1, "roll_off": False}
     with pytest.raises(IllegalAction, match="wait for them to land"):
         state.apply(Roll())
-    with pytest.raises(IllegalAction, match="not three dice"):
+    with pytest.raises(IllegalAction, match="int 1 to 6, int 1 to 6, int 1 to 6"):
         state.apply(Dice((1, 7, 1)))
     state.apply(Dice((1, 1, 1)))
     rng = random.Random(0)

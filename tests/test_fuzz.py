@@ -355,6 +355,11 @@ def _first_action_of_kind(game: str, kind: str) -> tuple[object, object]:
     raise AssertionError(f"{game}: no {kind} met")
 
 
+def _tuples(value: object) -> object:
+    """JSON's lists as the tuples an action holds, at every depth."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
 @pytest.mark.parametrize("path", _corpus("actions", "*.json"), ids=lambda p: p.name)
 def test_corpus_actions(path):
     """An action of the game's own class with a field of the wrong type or a forged value (a
@@ -363,7 +368,7 @@ def test_corpus_actions(path):
 
     entry = json.loads(path.read_text(encoding="utf-8"))
     state, action = _first_action_of_kind(entry["game"], entry["kind"])
-    fields = {k: tuple(v) if isinstance(v, list) else v for k, v in entry["fields"].items()}
+    fields = {k: _tuples(v) for k, v in entry["fields"].items()}
     bad = dataclasses.replace(action, **fields)
     before = state.to_dict()
     with pytest.raises(IllegalAction) as refused:
@@ -414,3 +419,64 @@ def test_an_action_with_a_huge_field_is_refused_in_one_short_line(name):
                 except IllegalAction as error:
                     assert_one_line(str(error))
         state.apply(rng.choice(state.legal_actions()))
+
+
+THE_FIVE_GAMES = ["bandu", "tanbo", "bandida", "bunko", "buddel_bande"]
+
+
+def _beyond(annotation) -> list:
+    """Values just outside an Annotated field's declared range (Between, OneOf)."""
+    import typing
+
+    from simulator.core.action_fields import Between, OneOf
+
+    values: list = []
+    for constraint in annotation.__metadata__:
+        if isinstance(constraint, Between):
+            step = 1 if annotation.__origin__ is int else 0.5
+            values += [constraint.low - step, constraint.high + step]
+        elif isinstance(constraint, OneOf):
+            kinds = {type(v) for v in constraint.values}
+            values += [max(constraint.values) + 1, min(constraint.values) - 1] if kinds == {int} \
+                else ["not-" + "-".join(map(str, constraint.values))]
+    assert values, f"{annotation}: no declared range"
+    assert typing.get_origin(annotation) is typing.Annotated
+    return values
+
+
+@pytest.mark.parametrize("name", THE_FIVE_GAMES)
+def test_every_number_of_an_action_has_a_declared_range_and_one_beyond_it_is_refused(name):
+    """The class of issue 60's Bandida side 1000: each number an action holds (and each word
+    drawn from a fixed set) declares its range (core/action_fields.py: Annotated with Between
+    or OneOf), and apply refuses a value beyond it before the rules see it. Bandu's poses are
+    seven numbers checked by rules.pose_problem instead (test_hardening)."""
+    import dataclasses
+    import typing
+
+    state = registry.get_game(name).new_game()
+    rng = random.Random(3)
+    checked: set[tuple[str, str]] = set()
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        actions = state.legal_actions() if state.is_decision_node() else [state.random_action(rng)]
+        for action in actions[:6]:
+            hints = typing.get_type_hints(type(action), include_extras=True)
+            for field in dataclasses.fields(action):
+                hint, value = hints[field.name], getattr(action, field.name)
+                if (type(action).__name__, field.name) == ("Settled", "poses"):
+                    continue
+                inner = typing.get_args(hint)[0] if typing.get_origin(hint) is tuple else hint
+                if typing.get_origin(inner) is not typing.Annotated:
+                    assert inner is str and field.name == "piece", \
+                        f"{type(action).__name__}.{field.name}: {hint} declares no range"
+                    continue
+                for bad in _beyond(inner):
+                    forged = (bad, *value[1:]) if typing.get_origin(hint) is tuple else bad
+                    probe = state.clone()
+                    with pytest.raises(IllegalAction, match="not a move of this game") as refused:
+                        probe.apply(dataclasses.replace(action, **{field.name: forged}))
+                    assert_one_line(str(refused.value))
+                checked.add((type(action).__name__, field.name))
+        state.apply(rng.choice(actions))
+    assert checked, "no action with a declared range met"

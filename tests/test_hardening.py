@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -286,3 +287,60 @@ def test_json_output_is_json_with_standard_output_buffered(command, tmp_path):
     done = subprocess.run(BANDU + command, capture_output=True, text=True, env=env, timeout=240)
     assert done.returncode == 0, done.stderr
     json.loads(done.stdout)
+
+
+CORPUS_SAVES = Path(__file__).parent / "fuzz_corpus" / "saves"
+
+
+@pytest.mark.parametrize("name, words", [
+    ("bandu-result-zero-quaternion.json", "quaternion is not a unit one"),
+    ("bandu-result-pose-at-1e19-mm.json", "off the table"),
+])
+def test_a_save_with_a_forged_pose_is_refused_before_the_physics_sees_it(name, words):
+    """The bug (fuzz, issue 60): such a save loaded without a word, and the next placement's
+    physics never ended (World.drop_height lowered a piece forever on NaN), in the window's
+    referee process too."""
+    with pytest.raises(SaveError, match=words) as refused:
+        TurnController.load(CORPUS_SAVES / name)
+    assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("values, words", [
+    ([0.0, 0.0, 10.0, 0.0, 0.0, 0.0, 0.0], "quaternion"),
+    ([0.0, 0.0, 10.0, 0.0, 0.0, 0.7, 0.7], "quaternion"),
+    ([float("nan"), 0.0, 10.0, 0.0, 0.0, 0.0, 1.0], "finite"),
+    ([0.0, 0.0, 1e19, 0.0, 0.0, 0.0, 1.0], "off the table"),
+    ([20_000.0, 0.0, 10.0, 0.0, 0.0, 0.0, 1.0], "off the table"),
+    ([0.0, 0.0, -2_000.0, 0.0, 0.0, 0.0, 1.0], "off the table"),
+    ([0.0, 0.0, 10.0, 0.0, 0.0, 0.0], "seven"),
+])
+def test_a_bandu_state_from_a_file_holds_only_poses_the_physics_could_settle(values, words):
+    from simulator.games.bandu.rules import BanduState, pose_problem
+
+    assert words in pose_problem(values)
+    assert pose_problem([-150.0, 0.0, 12.49, 1e-6, -2e-6, 0.0, 1.0]) is None
+    data = BanduState(players=2).to_dict()
+    data["poses"] = {"base": values}
+    with pytest.raises(ValueError, match=words):
+        BanduState.from_dict(data)
+
+
+def test_the_physics_lowers_a_piece_a_bounded_way_whatever_its_pose():
+    """World.drop_height's loop is bounded: a piece 1e16 m up is lowered at most MAX_DROP_M,
+    and one at a pose that is not finite is refused at once (it looped for ever on NaN)."""
+    from simulator.towers.physics.world import MAX_DROP_M, World
+
+    world = World()
+    try:
+        body = world.add_piece("cube-small", (0.0, 0.0, 0.2))
+        world.set_pose(body, (0.0, 0.0, 1e16), (0.0, 0.0, 0.0, 1.0))
+        started = time.monotonic()
+        assert world.drop_height(body) <= MAX_DROP_M + 0.1
+        assert time.monotonic() - started < 10
+        for position, orientation in [((0.0, 0.0, float("nan")), (0.0, 0.0, 0.0, 1.0)),
+                                      ((0.0, 0.0, 0.2), (0.0, 0.0, 0.0, 0.0))]:
+            world.set_pose(body, position, orientation)
+            with pytest.raises(ValueError, match="cannot be lowered"):
+                world.drop_height(body)
+    finally:
+        world.close()

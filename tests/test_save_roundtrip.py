@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
@@ -19,7 +20,8 @@ from hypothesis import strategies as st
 from simulator.core import registry
 from simulator.core.agents import RandomAgent
 from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
-from simulator.core.errors import SettingsError
+from simulator.core.errors import SaveError, SettingsError
+from simulator.core.state import OUTCOME
 
 GAMES = [game.name for game in registry.playable_games()]
 
@@ -170,7 +172,7 @@ def test_a_bandu_save_of_another_referee_loads_with_its_results_as_saved(tmp_pat
     for entry in data["history"]:
         if entry["action"].startswith("result stood"):
             entry["action"] = entry["action"].replace('"base",-150.0', '"base",-120.0', 1)
-    del data["state"]
+    del data["state"], data["judged_by"]                 # as an earlier version saved it
     for stamp in ("pybullet 3.0.0 0123456789ab", None):
         if stamp is None:
             del data["referee"]
@@ -182,12 +184,72 @@ def test_a_bandu_save_of_another_referee_loads_with_its_results_as_saved(tmp_pat
         assert "another version of the game's referee" in loaded.load_notice
         loaded.close()
     data["referee"] = c.to_save_dict()["referee"]         # today's: checked, and refused
+    data["judged_by"] = c.to_save_dict()["judged_by"]
     path.write_text(json.dumps(data))
-    from simulator.core.errors import SaveError
 
     with pytest.raises(SaveError, match="settled elsewhere"):
         TurnController.load(path)
     c.close()
+
+
+def _an_earlier_versions_save(seed: int) -> dict:
+    """A Bandu save as an earlier version of the referee wrote it: its results are not what
+    today's physics finds (the base 1 mm off where it settled), it names that referee in
+    "referee" and has no "judged_by" (earlier versions wrote none)."""
+    random_seat = Seat(COMPUTER, "random")
+    c = TurnController("bandu", {"reserve": 8}, [random_seat, random_seat], seed=seed)
+    c.play_computer_moves(limit=20)                   # three placements
+    data = c.to_save_dict()
+    c.close()
+    for entry in data["history"]:
+        if entry["action"].startswith("result stood"):
+            entry["action"] = entry["action"].replace('"base",-150.0', '"base",-149.0', 1)
+    del data["state"]
+    data.pop("judged_by", None)
+    data["referee"] = "pybullet 3.0.0 0123456789ab"
+    earlier = TurnController.from_save_dict(data, verify=False)   # its own state, as it saved it
+    data = dict(earlier.to_save_dict(), referee="pybullet 3.0.0 0123456789ab")
+    data.pop("judged_by", None)
+    earlier.close()
+    return data
+
+
+@pytest.mark.slow
+def test_a_bandu_game_of_an_earlier_referee_played_on_reopens_ever_after(tmp_path):
+    """The bug (fuzz, issue 60): a save of an earlier referee opened with its results as saved,
+    but once played on, its new save carried today's stamp alone, so the next load checked the
+    old results with today's physics and refused the game; the window's autosave too. Each
+    result now records its own referee, and only today's are checked."""
+    path = tmp_path / "earlier.json"
+    path.write_text(json.dumps(_an_earlier_versions_save(seed=13)))
+    loaded = TurnController.load(path, autosave_path=tmp_path / "autosave.json")
+    assert "another version of the game's referee" in loaded.load_notice
+    outcomes_before = sum(entry.player == OUTCOME for entry in loaded.history)
+    loaded.play_computer_moves(limit=10)
+    outcomes = sum(entry.player == OUTCOME for entry in loaded.history)
+    assert outcomes > outcomes_before, "no placement was played on"
+    loaded.save(tmp_path / "continued.json")
+    saved = json.loads((tmp_path / "continued.json").read_text())
+    assert "referee" not in saved                     # an earlier version takes it all as saved
+    assert [count for _, count in saved["judged_by"]] == [outcomes_before, outcomes - outcomes_before]
+    for again in (tmp_path / "continued.json", tmp_path / "autosave.json"):
+        reopened = TurnController.load(again)         # checks today's results only, and finds them
+        assert reopened.state == loaded.state
+        assert f"{outcomes_before} of its {outcomes} results were judged by another version" \
+            in reopened.load_notice
+        reopened.close()
+    # today's results are still checked: one forged is refused
+    forged = dict(saved, history=[dict(e) for e in saved["history"]])
+    last = max(n for n, e in enumerate(forged["history"]) if e["action"].startswith("result stood"))
+    action = forged["history"][last]["action"]
+    forged["history"][last]["action"] = re.sub(r'"base",(-?[0-9.]+)',
+                                               lambda m: f'"base",{float(m[1]) + 3}', action, count=1)
+    assert forged["history"][last]["action"] != action
+    del forged["state"]
+    (tmp_path / "forged.json").write_text(json.dumps(forged))
+    with pytest.raises(SaveError, match="settled elsewhere|fell"):
+        TurnController.load(tmp_path / "forged.json").close()
+    loaded.close()
 
 
 @pytest.mark.parametrize("game, settings, seats, words", [
@@ -256,3 +318,25 @@ def test_a_mode_2_bandida_game_saved_after_one_move_loads_as_it_was():
     saved = json.loads(path.read_text(encoding="utf-8"))
     assert loaded.settings["mode"] == 2 and loaded.state.to_dict() == saved["state"]
     loaded.close()
+
+
+@pytest.mark.parametrize("judged_by, words", [
+    ("pybullet", "must be a list"),
+    ([["pybullet 3.2.7 x", 1]], "pair 1"),                 # no result to judge yet
+    ([["pybullet 3.2.7 x", 0]], "pair 1"),
+    ([[7, 1]], "pair 1"),
+    ([["a" * 300, 1]], "pair 1"),
+    ([["pybullet 3.2.7 x"]], "pair 1"),
+    ([["pybullet 3.2.7 x", True]], "pair 1"),
+])
+def test_a_malformed_judged_by_is_refused_in_one_line(judged_by, words, tmp_path):
+    random_seat = Seat(COMPUTER, "random")
+    c = TurnController("bandu", {"reserve": 8}, [random_seat, random_seat], seed=13)
+    c.play_computer_moves(limit=9)                    # the draws and an offer: no result yet
+    data = dict(c.to_save_dict(), judged_by=judged_by)
+    c.close()
+    path = tmp_path / "judged.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(SaveError, match=words) as refused:
+        TurnController.load(path)
+    assert "\n" not in str(refused.value)

@@ -28,12 +28,12 @@ import tempfile
 import time
 from concurrent.futures import BrokenExecutor, Executor, Future, ThreadPoolExecutor
 from concurrent.futures import wait as futures_wait
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from simulator.core import registry
+from simulator.core import referees, registry
 from simulator.core.agents import Agent
 from simulator.core.errors import IllegalAction, SaveError, SettingsError
 from simulator.core.json_file import read_json_file
@@ -77,6 +77,7 @@ class HistoryEntry:
     player: int        # seat index, CHANCE or OUTCOME
     action: str        # the game's notation
     reveal: bool = False   # showed something hidden (chance, outcome, a peek): undo stops here
+    referee: str | None = None  # an outcome's: the stamp of the referee that judged it (referees.py)
 
 
 def _search(agent: Agent, state: GameState, rng: random.Random) -> Action:
@@ -104,6 +105,8 @@ class TurnController:
             raise SettingsError(f"{self.info.title} here has {n} seats, not {len(self.seats)}")
         self.seed = seed
         self.resolver = resolver if resolver is not None else self.game.make_resolver()
+        # the game's own referee judges the outcomes (a save names it), or the given resolver
+        self._referee_judges = resolver is None
         self.agents: list[Agent | None] = [
             self.game.make_agent(s.agent or self.game.agent_prefix) if s.is_computer else None
             for s in self.seats]
@@ -159,6 +162,7 @@ class TurnController:
         a view can play back as they happen (Game.live_resolver)."""
         self._close_resolver()
         self.resolver = self.game.make_resolver(live=True)
+        self._referee_judges = True
 
     def _close_resolver(self) -> None:
         """Cancel the outcome being resolved and free what the resolver holds (its process)."""
@@ -201,8 +205,21 @@ class TurnController:
         self.state.apply(action)  # validates; raises IllegalAction and leaves the state unchanged
         self._before.append(before)
         reveal = player in (CHANCE, OUTCOME) or before.reveals(action)
-        self.history.append(HistoryEntry(player, before.action_to_str(action), reveal))
+        referee = (referees.JUDGED_HERE if player == OUTCOME and self.game.referee_stamp
+                   and self._referee_judges else None)
+        self.history.append(HistoryEntry(player, before.action_to_str(action), reveal, referee))
         self._changed()
+
+    def _referee_stamp(self) -> str | None:
+        """The stamp of the game's referee in this version (Game.referee_stamp), or None."""
+        return self.game.referee_stamp() if self.game.referee_stamp is not None else None
+
+    def _outcome_stamps(self) -> list[str | None]:
+        """Who judged each outcome, in order: JUDGED_HERE as this version's stamp (asked for
+        only now: it names the physics, whose import a game that never saves need not pay)."""
+        here = self._referee_stamp() if self.game.referee_stamp else None
+        return [here if entry.referee == referees.JUDGED_HERE else entry.referee
+                for entry in self.history if entry.player == OUTCOME]
 
     def _rng(self, purpose: str) -> random.Random:
         """The RNG for this ply: seeded from (seed, ply, purpose), so a replay draws the same."""
@@ -407,8 +424,19 @@ class TurnController:
             "over": self.state.is_terminal(),
             "summary": self.state.summary(),
             "saved_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            **({"referee": self.game.referee_stamp()} if self.game.referee_stamp else {}),
+            **self._referee_fields(),
         }
+
+    def _referee_fields(self) -> dict[str, Any]:
+        """Who judged the results (referees.py): "judged_by", each outcome's referee as runs,
+        and "referee", this version's stamp, where it judged every result (an earlier version
+        reads only that, and takes a game judged partly by another as saved)."""
+        stamp = self._referee_stamp()
+        if stamp is None:
+            return {}
+        stamps = self._outcome_stamps()
+        return {**({"referee": stamp} if all(s == stamp for s in stamps) else {}),
+                "judged_by": referees.as_runs(stamps)}
 
     def save(self, path: str | Path) -> Path:
         """Write the game to `path` atomically (a crash never leaves half a file)."""
@@ -528,14 +556,10 @@ class TurnController:
             differs = True
         if differs:
             raise SaveError("the moves do not lead to the saved position (file edited or damaged)")
-        stamp = controller.game.referee_stamp
-        if verify and stamp is not None and data.get("referee") != stamp():
-            verify = False           # another referee finds other results: the save's stand
-            notices.append("it was saved by another version of the game's referee; its results "
-                           "are taken as saved")
-        if verify and controller.game.verify_save is not None:
+        checked = controller._take_judges(data, notices, verify)
+        if verify and checked and controller.game.verify_save is not None:
             pairs = [(h.player, h.action) for h in controller.history]
-            problems = controller.game.verify_save(pairs, dict(settings), len(seats))
+            problems = controller.game.verify_save(pairs, dict(settings), len(seats), checked)
             if problems:
                 raise SaveError(f"the saved results are not what the game's referee finds: {problems[0]}"
                                 + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
@@ -544,6 +568,28 @@ class TurnController:
             text = "; ".join(notices)
             controller.load_notice = f"{text[0].upper()}{text[1:]}."
         return controller
+
+    def _take_judges(self, data: dict[str, Any], notices: list[str], verify: bool) -> frozenset[int]:
+        """Give the loaded history's outcomes the referees the save says judged them; returns
+        the moves (history indices) this version's referee judged, which a load that is to
+        `verify` checks. The others' results stand as saved (another referee finds other
+        results for the same moves), and `notices` says how many."""
+        if self.game.referee_stamp is None:
+            return frozenset()
+        outcomes = [n for n, entry in enumerate(self.history) if entry.player == OUTCOME]
+        stamps = referees.stamps_of(data, len(outcomes))
+        for index, stamp in zip(outcomes, stamps, strict=True):
+            self.history[index] = replace(self.history[index], referee=stamp)
+        if not verify:                 # the results are applied as saved (a replay, the records)
+            return frozenset()
+        current = self.game.referee_stamp()
+        others = sum(stamp != current for stamp in stamps)
+        if others:
+            whose = "its results were" if others == len(stamps) else \
+                f"{others} of its {len(stamps)} results were"
+            notices.append(f"{whose} judged by another version of the game's referee and are "
+                           f"taken as saved")
+        return frozenset(n for n, stamp in zip(outcomes, stamps, strict=True) if stamp == current)
 
     def close(self) -> None:
         """Forget any search under way; shut down the worker thread if it is the controller's own."""

@@ -179,13 +179,16 @@ class Game:
     benchmark: Callable[..., tuple[dict, str]] | None = None
     #: final state -> the game's own figures for each self-play game's JSON (e.g. towers' heights)
     report: Callable[[GameState], dict[str, Any]] | None = None
-    #: (history as (player, notation) pairs, settings, players) -> problems, one line each: a
-    #: loaded save's outcomes checked against the game's own referee (e.g. a physics engine)
-    verify_save: Callable[[list[tuple[int, str]], dict[str, Any], int], list[str]] | None = None
+    #: (history as (player, notation) pairs, settings, players, checked) -> problems, one line
+    #: each: a loaded save's outcomes at the history indices `checked` worked out again by the
+    #: game's own referee (e.g. a physics engine) and compared; the others are applied as saved
+    verify_save: Callable[[list[tuple[int, str]], dict[str, Any], int, frozenset[int]],
+                          list[str]] | None = None
     #: () -> a short text naming the referee that verify_save replays with (e.g. the physics
-    #: engine and its settings). A save records it; verify_save checks only a save made under
-    #: the same referee, since another (an earlier version's physics) finds other results for
-    #: the same moves: such a save loads with its outcomes as recorded, and says so
+    #: engine and its settings). A save records which referee judged each outcome
+    #: (core/referees.py); verify_save checks only those this one judged, since another (an
+    #: earlier version's physics) finds other results for the same moves: those stand as
+    #: recorded, and the load says so
     referee_stamp: Callable[[], str] | None = None
     #: buttons the game adds to the menu (MenuEntry); the app names no game
     menu_entries: tuple[MenuEntry, ...] = ()

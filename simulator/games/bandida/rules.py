@@ -29,8 +29,9 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
+from simulator.core.action_fields import Between, OneOf
 from simulator.core.errors import IllegalAction, Refusal, SettingsError
 from simulator.core.setting_values import flag
 from simulator.core.setting_values import whole as whole_number
@@ -73,6 +74,7 @@ MODE_NAMES = {1: "catch Bandida", 2: "help Bandida escape", 3: "the lovers' esca
 PHASES = ("deal", "draw", "burn", "play", "blow", "discard", "alarm", "over")
 VERBS = ("place", "swap", "pass", "blow", "discard", "keep", "draw")
 ROTATION_DEGREES = (0, 90, 180, 270)
+MAX_COORDINATE = 9_999        # a cell's x and y (a save's network is read within these too)
 Cell = tuple[int, int]
 Placement = tuple[int, int, int, int, int]   # kind, x, y of cell A, rotation, side
 
@@ -83,12 +85,12 @@ class Move:
     card, its side 5 or 6), swap, pass, blow (the card whose cell A is x, y), discard (card),
     keep (stop discarding), draw (chance: the card that comes off the pile)."""
 
-    verb: str
-    card: int = -1
-    x: int = 0
-    y: int = 0
-    rotation: int = 0
-    side: int = 0
+    verb: Annotated[str, OneOf(*VERBS)]
+    card: Annotated[int, Between(-1, len(KINDS) - 1)] = -1
+    x: Annotated[int, Between(-MAX_COORDINATE, MAX_COORDINATE)] = 0
+    y: Annotated[int, Between(-MAX_COORDINATE, MAX_COORDINATE)] = 0
+    rotation: Annotated[int, Between(0, len(ROTATION_DEGREES) - 1)] = 0
+    side: Annotated[int, OneOf(0, *SIDES)] = 0       # 0: a one-sided card
 
 
 SWAP, PASS, KEEP = Move("swap"), Move("pass"), Move("keep")
@@ -486,7 +488,7 @@ class BandidaState(GameState[Move]):
             return Refusal(f"{kind.title()} is never placed", "never_placed")
         if move.rotation not in range(4):
             return Refusal("a card turns in quarter turns (r0, r90, r180, r270)", "rotation")
-        if kind.two_sided != (move.side in SIDES):
+        if kind.two_sided != (move.side in SIDES) or (not kind.two_sided and move.side != 0):
             return Refusal("choose the side of the super card: 5 or 6 exits" if kind.two_sided
                            else "only the super card has two sides", "side")
         mask_a, mask_b = masks(kind.openings(move.side), move.rotation)

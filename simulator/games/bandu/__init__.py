@@ -68,12 +68,13 @@ STRENGTHS = {level: Strength(level, level.title(), partial(_agent, level))
              for level in ("easy", "medium", "strong")}
 
 
-def _verify_save(history: list[tuple[int, str]], settings: dict[str, Any], players: int) -> list[str]:
+def _verify_save(history: list[tuple[int, str]], settings: dict[str, Any], players: int,
+                 checked: frozenset[int]) -> list[str]:
     from simulator.games.bandu.referee import check_replay  # the physics, on a load only
 
     # the starting state as the game makes it (settings the rules never see, e.g. the window's
     # practice aid, are taken off there)
-    return check_replay(history, _create(players, **settings))
+    return check_replay(history, _create(players, **settings), checked=checked)
 
 
 def _referee_stamp() -> str:

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
+from simulator.core.action_fields import Between, OneOf
 from simulator.core.errors import IllegalAction, SettingsError
 from simulator.core.state import CHANCE, OUTCOME, TERMINAL, GameState
 from simulator.core.text import shown
@@ -81,14 +83,14 @@ class Offer:
     """The auctioneer puts `piece` up in an auction (`acquire` or `refuse`); solo and chain
     players `take` it."""
     piece: str
-    auction: str
+    auction: Annotated[str, OneOf(ACQUIRE, REFUSE, TAKE)]
 
 
 @dataclass(frozen=True, order=True)
 class Respond:
     """An answer in an auction: accept, refuse (pay 1 bean, pass it on), bid (amount), pass."""
-    kind: str
-    amount: int = 0
+    kind: Annotated[str, OneOf("accept", "refuse", "bid", "pass")]
+    amount: Annotated[int, Between(0, MAX_PLAYERS * MAX_BEANS)] = 0
 
 
 @dataclass(frozen=True, order=True)
@@ -97,11 +99,11 @@ class Place:
     tower's axis, turned by roll, pitch (about the table's x, y axes) then yaw (about z),
     lowered until it touches. Values are kept to 0.1 mm and 0.1 degree."""
     piece: str
-    x_mm: float = 0.0
-    y_mm: float = 0.0
-    yaw_deg: float = 0.0
-    roll_deg: float = 0.0
-    pitch_deg: float = 0.0
+    x_mm: Annotated[float, Between(-REACH_MM, REACH_MM)] = 0.0
+    y_mm: Annotated[float, Between(-REACH_MM, REACH_MM)] = 0.0
+    yaw_deg: Annotated[float, Between(-180, 180)] = 0.0
+    roll_deg: Annotated[float, Between(-180, 180)] = 0.0
+    pitch_deg: Annotated[float, Between(-180, 180)] = 0.0
 
     def rounded(self) -> Place:
         return Place(self.piece, *(round(v, 1) + 0.0 for v in (self.x_mm, self.y_mm, self.yaw_deg,
@@ -109,13 +111,33 @@ class Place:
 
 
 Pose = tuple[str, float, float, float, float, float, float, float]   # id, x y z mm, quaternion
+ROOM_MM = 10_000.0      # a settled pose lies within 10 m of the table's centre, the floor included
+FLOOR_MM = -1_000.0     # and above this (the floor is 750 mm under the table's top)
+UNIT_TOLERANCE = 1e-3   # |quaternion| of a recorded pose: 1 within this (poses keep 6 decimals)
+
+
+def pose_problem(values: Any) -> str | None:
+    """Why a recorded pose's seven numbers (x y z mm, quaternion) are none the physics could
+    have settled a piece at, or None: each finite, x and y within ROOM_MM of the table's centre,
+    z from FLOOR_MM to ROOM_MM, the quaternion a unit one within UNIT_TOLERANCE. A pose from a
+    file is checked so before anything builds a world from it (a zero quaternion or a piece at
+    1e19 mm would leave the physics lowering a piece forever)."""
+    if not isinstance(values, list | tuple) or len(values) != 7 or not all(
+            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in values):
+        return "a pose is seven finite numbers: x y z mm and a quaternion"
+    x, y, z, *quaternion = values
+    if max(abs(x), abs(y)) > ROOM_MM or not FLOOR_MM <= z <= ROOM_MM:
+        return f"a piece at {x:.6g} {y:.6g} {z:.6g} mm is off the table and the floor around it"
+    if abs(math.sqrt(sum(q * q for q in quaternion)) - 1) > UNIT_TOLERANCE:
+        return "a pose's quaternion is not a unit one"
+    return None
 
 
 @dataclass(frozen=True, order=True)
 class Settled:
     """Outcome: the seats whose towers fell, and every piece's settled pose (mm, quaternion)."""
-    fallen: tuple[int, ...] = ()
-    poses: tuple[Pose, ...] = ()
+    fallen: tuple[Annotated[int, Between(0, MAX_PLAYERS - 1)], ...] = ()
+    poses: tuple[Pose, ...] = ()     # each checked by pose_problem before it is taken
 
 
 BanduAction = Draw | Offer | Respond | Place | Settled
@@ -270,6 +292,9 @@ class BanduState(GameState[BanduAction]):
     def illegal_reason(self, action: BanduAction) -> str:
         if self.phase == "over":
             return "the game is over"
+        if isinstance(action, Settled) and self.phase in ("settle", "removal") \
+                and (problem := self._poses_problem(action)) is not None:
+            return problem
         if self.phase == "place" and isinstance(action, Place):
             return self._place_problem(action) or "not now"
         seat = self.current_player()
@@ -499,7 +524,17 @@ class BanduState(GameState[BanduAction]):
 
     def is_valid_outcome(self, action: BanduAction) -> bool:
         return (isinstance(action, Settled) and self.phase in ("settle", "removal")
-                and all(isinstance(s, int) and 0 <= s < self.players for s in action.fallen))
+                and all(isinstance(s, int) and 0 <= s < self.players for s in action.fallen)
+                and self._poses_problem(action) is None)
+
+    @staticmethod
+    def _poses_problem(action: Settled) -> str | None:
+        for pose in action.poses:
+            if not isinstance(pose, tuple) or len(pose) != 8 or not isinstance(pose[0], str):
+                return "a pose is a piece and seven numbers"
+            if (problem := pose_problem(pose[1:])) is not None:
+                return f"{shown(pose[0], 30)}: {problem}"
+        return None
 
     def left_of(self, seat: int) -> int:
         """The next player still in the game, clockwise (to the left) of `seat`."""
@@ -665,6 +700,9 @@ class BanduState(GameState[BanduAction]):
             raise ValueError(f"unknown phase {shown(state.phase)}")
         if not (len(state.beans) == len(state.alive) == len(state.towers) == state.players):
             raise ValueError("one entry per seat in beans, alive and towers")
+        for piece, pose in (*state.poses.items(), *state.came_down.items()):
+            if (problem := pose_problem(pose)) is not None:
+                raise ValueError(f"{shown(piece, 30)}: {problem}")
         return state
 
     # --- notation --------------------------------------------------------------------------------------

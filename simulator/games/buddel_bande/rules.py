@@ -33,8 +33,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
+from simulator.core.action_fields import Between, OneOf
 from simulator.core.errors import IllegalAction, SettingsError
 from simulator.core.setting_values import flag, whole
 from simulator.core.state import CHANCE, TERMINAL, GameState
@@ -84,6 +85,9 @@ DOG_HOLES: tuple[tuple[int, ...], ...] = tuple(
 ROLL_PROBABILITY = 1.0 / (len(FIGURES) * 3)
 
 
+KINDS = ("arrange", "roll", "mole", "dog", "decline", "look", "no-look", "done")
+
+
 @dataclass(frozen=True, order=True)
 class Act:
     """One action. kind: 'arrange' (chance: a = clan, b = size of the mole on the next haystack
@@ -91,9 +95,9 @@ class Act:
     spot minus one), 'dog' (a = the hole the dog goes beside), 'decline', 'look', 'no-look',
     'done' (after a look)."""
 
-    kind: str
-    a: int = 0
-    b: int = 0
+    kind: Annotated[str, OneOf(*KINDS)]
+    a: Annotated[int, Between(0, HOLES)] = 0
+    b: Annotated[int, Between(0, len(SIZES) - 1)] = 0
 
 
 DECLINE, LOOK_UNDER, NO_LOOK, DONE = Act("decline"), Act("look"), Act("no-look"), Act("done")

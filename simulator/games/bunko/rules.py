@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
+from simulator.core.action_fields import Between
 from simulator.core.errors import IllegalAction, SettingsError
 from simulator.core.state import OUTCOME, TERMINAL, GameState
 from simulator.core.text import shown
@@ -56,6 +57,9 @@ PLAY, FINISH, ROLL_OFF, OVER = "play", "finish", "roll-off", "over"
 PHASES = (PLAY, FINISH, ROLL_OFF, OVER)
 
 
+Face = Annotated[int, Between(1, 6)]
+
+
 @dataclass(frozen=True, order=True)
 class Roll:
     """The player to move picks up the three dice and rolls: a player's only decision."""
@@ -65,7 +69,7 @@ class Roll:
 class Dice:
     """How the three dice landed (the result of a roll, an outcome)."""
 
-    faces: tuple[int, int, int]
+    faces: tuple[Face, Face, Face]
 
 
 BunkoAction = Roll | Dice

@@ -17,8 +17,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Annotated, Any
 
+from simulator.core.action_fields import Between
 from simulator.core.errors import IllegalAction, SettingsError
 from simulator.core.state import TERMINAL, GameState
 from simulator.core.text import shown
@@ -29,14 +30,15 @@ SQUARE_SIZES = (7, 11, 15, 19)
 RECTANGLES = ((5, 7), (7, 9), (9, 11), (11, 13))
 STARTS = ("dense", "classic")
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+MAX_SIDE = max(SQUARE_SIZES)          # the longest side of any board: a point's x and y are below
 
 
 @dataclass(frozen=True, order=True)
 class Place:
     """Put a stone of the mover's colour on point (x, y); (0, 0) is the lower-left corner."""
 
-    x: int
-    y: int
+    x: Annotated[int, Between(0, MAX_SIDE - 1)]
+    y: Annotated[int, Between(0, MAX_SIDE - 1)]
 
 
 class _IndexedSet:

@@ -28,6 +28,8 @@ from simulator.towers.pieces.materials import BEECH
 Quat = tuple[float, float, float, float]
 
 FLOOR_Z = FLOOR_Z_M
+MAX_DROP_M = 20.0          # drop_height looks no further down (a piece is held under 10 m up)
+MAX_LOWERING_STEPS = round(MAX_DROP_M / 5e-3) + 20   # its 5 mm steps, and the first, finer ones
 GRAVITY = 9.81
 
 
@@ -456,6 +458,8 @@ class World:
         (thinner than any piece, so nothing is jumped over), then by bisection. The piece is
         put back where it was, at rest."""
         position, orientation = self.pose(body)
+        if not all(math.isfinite(v) for v in (*position, *orientation)):
+            raise ValueError(f"a piece at {position} turned {orientation} cannot be lowered")
 
         def lowered(drop: float) -> bool:  # would it touch something `drop` lower?
             self._put(body, (position[0], position[1], position[2] - drop), orientation)
@@ -463,10 +467,15 @@ class World:
 
         try:
             clear, drop = 0.0, step
-            while not lowered(drop):
+            # lowered at most to the floor, and at most MAX_DROP_M: a bounded loop whatever the pose
+            for _ in range(MAX_LOWERING_STEPS):
+                if lowered(drop):
+                    break
                 clear, drop = drop, drop + min(5e-3, max(step, drop))
                 if position[2] - drop < FLOOR_Z:
                     return clear
+            else:
+                return clear
             while drop - clear > resolution:
                 middle = (clear + drop) / 2
                 clear, drop = (clear, middle) if lowered(middle) else (middle, drop)
