@@ -25,7 +25,7 @@ from simulator.core.command_kit import (
     players_of,
     workers_of,
 )
-from simulator.core.errors import SimulatorError, UsageError
+from simulator.core.errors import InvalidArgument, SimulatorError, UsageError
 from simulator.core.text import printable
 
 
@@ -156,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()          # a closed pipe or a full disk shows here, not at exit
         return status
     except SimulatorError as error:
+        if isinstance(error, InvalidArgument):      # a library's refusal, in the flags' words
+            error = error.as_usage_error()
         print(f"bandu-sim: error: {printable(str(error), 400)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from simulator.core.errors import UsageError
+from simulator.core.errors import InvalidArgument
 from simulator.progress import ProgressBar
 from simulator.towers.physics.scene_file import parse_scene
 from simulator.towers.physics.tremor import Tremor
@@ -96,8 +96,10 @@ def test_orderings_are_parsed_or_refused_in_one_line():
     assert parse_orderings("random:12") == OrderingSpec("random", 12)
     for bad in ("all", "random", "random:0", "random:-3", f"random:{MAX_ORDERINGS + 1}",
                 "random:x", "random:²", "random:٣", "permutations:3", "given:1"):
-        with pytest.raises(UsageError, match="--orderings"):
-            parse_orderings(bad)
+        with pytest.raises(InvalidArgument, match="^orderings") as refused:
+            parse_orderings(bad)                  # the library's words: a ValueError naming it
+        assert refused.value.argument == "orderings" and isinstance(refused.value, ValueError)
+        assert str(refused.value.as_usage_error()).startswith("--orderings ")
 
 
 def test_permutations_are_every_distinct_order_given_first():
@@ -121,10 +123,10 @@ def test_random_orderings_are_seeded_and_distinct():
 
 
 def test_orderings_beyond_the_limit_are_refused():
-    with pytest.raises(UsageError, match=r"8 pieces have 40320 orderings; --orderings "
-                                         r"permutations allows at most 5040 \(use random:N\)"):
+    with pytest.raises(InvalidArgument, match=r"8 pieces have 40320 orderings; "
+                                              r"permutations allows at most 5040 \(use random:N\)"):
         orderings_for(OrderingSpec("permutations"), EIGHT, 0, 0, "x.toml: towers[0]")
-    with pytest.raises(UsageError, match="more orderings than the 6"):
+    with pytest.raises(InvalidArgument, match="more orderings than the 6"):
         orderings_for(OrderingSpec("random", 7), THREE, 0, 0, "x.toml: towers[0]")
     assert len(orderings_for(OrderingSpec("permutations"), EIGHT[:7], 0, 0, "")) == 5040
 
@@ -143,7 +145,7 @@ def test_a_plan_has_orderings_times_trials_jobs_with_seed_plus_trial():
     assert [j.seed for j in plan.jobs[:3]] == [40, 41, 42]
     assert {j.order for j in plan.jobs if j.tower == 0} == set(distinct_permutations(THREE))
     seven = parse_scene(f"[[towers]]\norder = {json.dumps(EIGHT[:7])}\n", "seven.toml")
-    with pytest.raises(UsageError, match="more than 200000"):     # 5040 orderings x 40 trials
+    with pytest.raises(InvalidArgument, match="more than 200000"):     # 5040 orderings x 40 trials
         plan_study([seven], [NOISE], OrderingSpec("permutations"), trials=40)
 
 

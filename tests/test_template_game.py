@@ -53,6 +53,13 @@ def test_the_template_registers_and_plays_headless_saves_and_loads(tmp_path):
     assert len(report["heaps"]) == 4 and sum(report["heaps"]) <= 10 - 2    # two moves were made
 
 
+def test_the_template_passes_the_shipped_conformance_checks():
+    """simulator.testing.check_game, as a new game's author runs it on their package."""
+    done = _run("from simulator.testing import check_game\ncheck_game('nim')\nprint('passed')\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "passed"
+
+
 @pytest.mark.parametrize("argv, expected", [
     (["selfplay", "nim", "--games", "4", "--seed", "1", "--players", "mcts:strong,random", "--json"], None),
     (["selfplay", "nim", "--games", "1", "--setting", "heaps=0", "--players", "random,random"],

@@ -10,6 +10,7 @@ it through the registry. The three files:
 - this file: what the game says about itself, its settings, and its computer players.
 
 Here it is found as a plug-in: tests/test_template_game.py adds examples/ to the games' path.
+Check a game with the conformance checks every game passes: `simulator.testing.check_game(name)`.
 """
 
 from __future__ import annotations

@@ -50,5 +50,22 @@ class UsageError(SimulatorError):
     """Bad command-line input (exit status 2)."""
 
 
+class InvalidArgument(SimulatorError, ValueError):
+    """An argument of a library call that is out of range or of the wrong kind. `argument`
+    names it; the message begins with that name where it reads so ("trials must be 1 to
+    10000, not 0"), and the command line words it as its flag (`as_usage_error`)."""
+
+    def __init__(self, argument: str, message: str) -> None:
+        self.argument = argument
+        super().__init__(message)
+
+    def as_usage_error(self) -> UsageError:
+        """The same refusal in the command line's words: the argument's name as its flag."""
+        text = str(self)
+        if text.startswith(self.argument):
+            text = "--" + self.argument.replace("_", "-") + text[len(self.argument):]
+        return UsageError(text)
+
+
 class RecordsError(SimulatorError):
     """The solo records (their database, an export file) cannot be read, written or trusted."""

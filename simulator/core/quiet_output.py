@@ -1,9 +1,9 @@
 """Silence what PyBullet's C code prints (its build time on import, `argv[0]=` on connect).
 
 It writes to the process's file descriptors 1 and 2 directly, so Python's sys.stdout cannot
-catch it; `bandu-sim stability --json` must print nothing but JSON. No module silences anything
-when it is imported: the world silences its own connect, and the command line, which owns the
-process's output, imports PyBullet through `import_quietly`.
+catch it; `bandu-sim stability --json` must print nothing but JSON, and the library must print
+nothing into its user's output. The physics world (towers/physics/world.py) imports PyBullet
+through `import_quietly` and silences its own connect; nothing else imports PyBullet.
 """
 
 from __future__ import annotations
@@ -47,6 +47,8 @@ def quiet_c_output() -> Iterator[None]:
 
 def import_quietly(module: str) -> ModuleType:
     """Import `module` with C output silenced: the first import of PyBullet prints its build
-    time. Once imported, later imports of the module (and of PyBullet) print nothing."""
+    time. A module imported already is returned as it is, the output untouched."""
+    if module in sys.modules:
+        return sys.modules[module]
     with quiet_c_output():
         return importlib.import_module(module)

@@ -334,6 +334,13 @@ def _scene_from_table(data: dict, path: str) -> Scene:
     return Scene(name, path, towers, settle, hold, slope, allow_duplicates, expect, tremor, seed)
 
 
+def scene_of_order(order: list[str], foundation: str = "base", name: str = "order") -> Scene:
+    """A scene of one tower: `order` placed on `foundation` by the default placement policy, as
+    a scene file's `order = [...]` would be, checked as such a file is (SceneError)."""
+    return _scene_from_table({"name": name, "towers": [{"foundation": foundation, "order": order}]},
+                             f"<{name}>")
+
+
 def load_scene(path: str | Path) -> Scene:
     """Read and check a scene file. Only a regular file of at most MAX_SCENE_BYTES is read: a
     FIFO or a device would block or never end."""

@@ -15,15 +15,17 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-import pybullet
-from pybullet_utils import bullet_client
 
-from simulator.core.quiet_output import quiet_c_output
+from simulator.core.quiet_output import import_quietly, quiet_c_output
 from simulator.towers.physics.table import FLOOR_Z_M, TABLE_HALF_EXTENTS_M
 from simulator.towers.pieces.build import exact_parts, load_piece
 from simulator.towers.pieces.catalogue import PieceSpec
 from simulator.towers.pieces.geometry import Vec3, vec3
 from simulator.towers.pieces.materials import BEECH
+
+# PyBullet prints its build time when first imported, straight to the process's output: a
+# library must print nothing into its user's, so the physics imports it silenced (once)
+pybullet, bullet_client = import_quietly("pybullet"), import_quietly("pybullet_utils.bullet_client")
 
 Quat = tuple[float, float, float, float]
 

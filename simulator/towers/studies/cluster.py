@@ -24,7 +24,7 @@ import socket
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from simulator.core.errors import SimulatorError, UsageError
+from simulator.core.errors import InvalidArgument, SimulatorError, UsageError
 from simulator.core.text import printable
 from simulator.processes import first_ctrl_c_stops_after_the_current_jobs
 from simulator.progress import Progress
@@ -58,7 +58,7 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise UsageError(f"--backend ray needs Ray: {INSTALL_HINT}") from None
+        raise InvalidArgument("backend", f"backend ray needs Ray: {INSTALL_HINT}") from None
     return ray
 
 

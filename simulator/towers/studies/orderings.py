@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulator.core.errors import UsageError
+from simulator.core.errors import InvalidArgument
 from simulator.core.text import shown
 from simulator.towers.studies.limits import MAX_ORDERINGS
 
@@ -40,7 +40,7 @@ GIVEN = OrderingSpec("given")
 
 
 def parse_orderings(text: str) -> OrderingSpec:
-    """`given`, `permutations` or `random:N` (1 <= N <= MAX_ORDERINGS); else UsageError."""
+    """`given`, `permutations` or `random:N` (1 <= N <= MAX_ORDERINGS); else InvalidArgument."""
     word, _, count = text.strip().partition(":")
     if word in ("given", "permutations") and not count:
         return OrderingSpec(word)
@@ -48,9 +48,10 @@ def parse_orderings(text: str) -> OrderingSpec:
         number = int(count) if count.isascii() and count.isdigit() and len(count) <= 9 else None
         if number is not None and 1 <= number <= MAX_ORDERINGS:
             return OrderingSpec("random", number)
-        raise UsageError(f"--orderings random:N wants N from 1 to {MAX_ORDERINGS}, "
-                         f"not {shown(count, 20)}")
-    raise UsageError(f"--orderings wants given, permutations or random:N, not {shown(text, 30)}")
+        raise InvalidArgument("orderings", f"orderings random:N wants N from 1 to "
+                                           f"{MAX_ORDERINGS}, not {shown(count, 20)}")
+    raise InvalidArgument("orderings", f"orderings wants given, permutations or random:N, not "
+                                       f"{shown(text, 30)}")
 
 
 def count_orderings(pieces: Sequence[str]) -> int:
@@ -98,11 +99,12 @@ def orderings_for(spec: OrderingSpec, pieces: Sequence[str], seed: int, tower: i
     available = count_orderings(pieces)
     if spec.kind == "permutations":
         if available > MAX_ORDERINGS:
-            raise UsageError(f"{where}: {len(pieces)} pieces have {available} orderings; "
-                             f"--orderings permutations allows at most {MAX_ORDERINGS} "
-                             f"(use random:N)")
+            raise InvalidArgument("orderings", f"{where}: {len(pieces)} pieces have {available} "
+                                               f"orderings; permutations allows at most "
+                                               f"{MAX_ORDERINGS} (use random:N)")
         return list(distinct_permutations(pieces))
     if spec.count > available:
-        raise UsageError(f"{where}: random:{spec.count} asks for more orderings than the "
-                         f"{available} that {len(pieces)} pieces have (use permutations)")
+        raise InvalidArgument("orderings", f"{where}: random:{spec.count} asks for more "
+                                           f"orderings than the {available} that {len(pieces)} "
+                                           f"pieces have (use permutations)")
     return random_orderings(pieces, spec.count, seed, tower)

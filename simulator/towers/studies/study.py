@@ -15,7 +15,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from simulator.core.errors import UsageError
+from simulator.core.errors import InvalidArgument
+from simulator.core.text import shown
 from simulator.progress import Progress
 from simulator.towers.physics.scene_file import Scene
 from simulator.towers.physics.tremor import Tremor
@@ -57,7 +58,7 @@ def plan_study(scenes: Sequence[Scene], tremors: Sequence[Tremor], spec: Orderin
     """Every job of the study, checked against the limits before anything runs. `tremors`:
     one per scene; `seed` overrides the scenes' own."""
     if not 1 <= trials <= MAX_TRIALS:
-        raise UsageError(f"--trials must be 1 to {MAX_TRIALS}, not {trials}")
+        raise InvalidArgument("trials", f"trials must be 1 to {MAX_TRIALS}, not {shown(trials)}")
     towers: list[TowerStudy] = []
     total = 0
     for s, (scene, tremor) in enumerate(zip(scenes, tremors, strict=True)):
@@ -70,8 +71,8 @@ def plan_study(scenes: Sequence[Scene], tremors: Sequence[Tremor], spec: Orderin
                                             where))
             total += len(orderings) * trials
             if total > MAX_JOBS:
-                raise UsageError(f"the study would build more than {MAX_JOBS} towers "
-                                 f"(orderings x trials); ask for fewer")
+                raise InvalidArgument("trials", f"the study would build more than {MAX_JOBS} "
+                                                f"towers (orderings x trials); ask for fewer")
             towers.append(TowerStudy(s, t, scene.name, scene.path, tower.foundation, pieces,
                                      reorderable, orderings, tremor, scene_seed, trials))
     jobs = tuple(_jobs(scenes[study.scene], study) for study in towers)
