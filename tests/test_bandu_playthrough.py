@@ -11,7 +11,7 @@ import random
 import time
 
 import pytest
-from window_driver import press, small_window
+from window_driver import press, small_window, wait_until_checked
 
 pytestmark = pytest.mark.gui
 
@@ -40,7 +40,7 @@ def _save_reopen_and_replay(window, app, screen, private_home) -> None:
     saved = max((private_home / "saves").glob("bandu-*.json"), key=lambda p: p.stat().st_mtime_ns)
     assert json.loads(saved.read_text())["state"] == before
     assert app.load_game(saved), window.top.toast.message
-    reopened = window.top
+    reopened = wait_until_checked(window)
     assert reopened.title == "game" and reopened.controller.state.to_dict() == before
     assert reopened.controller.load_notice is None            # checked by the referee, not refused
     assert app.replay_game(reopened.controller)

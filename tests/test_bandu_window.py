@@ -497,7 +497,7 @@ def test_a_game_from_the_new_game_screen_saved_loaded_played_on_and_saved_reopen
     import random
 
     from pyglet.window import key
-    from window_driver import button_named, click_on
+    from window_driver import button_named, click_on, wait_until_checked
 
     from simulator.app.main import build_app
 
@@ -518,7 +518,7 @@ def test_a_game_from_the_new_game_screen_saved_loaded_played_on_and_saved_reopen
     press(window, key.S, key.MOD_CTRL)
     first = max((private_home / "saves").glob("bandu-*.json"))
     assert app.load_game(first), screen.toast.message              # the saved-games list's way
-    screen = window.top
+    screen = wait_until_checked(window)
     saved_first = json.loads(first.read_text())["state"]
     assert screen.controller.state.to_dict() == saved_first
     _play_until_placements(window, screen, 5, rng)
@@ -527,10 +527,11 @@ def test_a_game_from_the_new_game_screen_saved_loaded_played_on_and_saved_reopen
     assert json.loads(second.read_text())["state"]["placements"] >= 5
     assert app.load_game(second), window.top.toast.message          # and again
     saved = json.loads(second.read_text())["state"]
-    assert window.top.controller.state.to_dict() == saved
+    assert wait_until_checked(window).controller.state.to_dict() == saved
     other, other_app = build_app(load=str(second))                 # `bandu-sim play --load FILE`
     try:
         other.pump(2)
+        wait_until_checked(other)
         assert other.top.title == "game" and other.top.controller.state.to_dict() == saved
         assert other.top.controller.load_notice is None
     finally:

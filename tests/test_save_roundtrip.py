@@ -340,3 +340,44 @@ def test_a_malformed_judged_by_is_refused_in_one_line(judged_by, words, tmp_path
     with pytest.raises(SaveError, match=words) as refused:
         TurnController.load(path)
     assert "\n" not in str(refused.value)
+
+
+@pytest.mark.slow
+def test_a_check_split_between_processes_finds_what_one_check_finds(tmp_path):
+    """check_later: the game is paused (no move taken, none played, no undo) with its results
+    to check; two helper processes, each checking every other result, find the problems one
+    check finds, in the game's order, and count every result."""
+    import time
+
+    from simulator.core.errors import IllegalAction
+    from simulator.core.save_check import BackgroundCheck
+
+    random_seat = Seat(COMPUTER, "random")
+    c = TurnController("bandu", {"reserve": 8}, [random_seat, random_seat], seed=13)
+    c.play_computer_moves(limit=30)
+    data = c.to_save_dict()
+    c.close()
+    results = [n for n, e in enumerate(data["history"]) if e["action"].startswith("result stood")]
+    assert len(results) >= 3
+    for n in results[1:3]:                           # two results forged, 3 mm along x
+        head, _, poses = data["history"][n]["action"].partition(" poses ")
+        shifted = [[p[0], p[1] + 3.0, *p[2:]] for p in json.loads(poses)]
+        data["history"][n]["action"] = f"{head} poses {json.dumps(shifted)}"
+    del data["state"]
+    loaded = TurnController.from_save_dict(data, check_later=True)
+    assert loaded.paused and loaded.results_to_check is not None
+    assert loaded.poll() is False and not loaded.can_undo()
+    with pytest.raises(IllegalAction, match="wait: checking"):
+        loaded.submit(loaded.state.legal_actions()[0] if loaded.state.legal_actions() else None)
+    alone = loaded.results_to_check.run()
+    assert len(alone) >= 2
+    check = BackgroundCheck(loaded.results_to_check, workers=2)
+    deadline = time.monotonic() + 120
+    while not check.poll():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert check.failure is None and check.problems == alone
+    assert check.checked == check.total == len(loaded.results_to_check.checked)
+    loaded.resume()
+    assert loaded.paused is None
+    loaded.close()

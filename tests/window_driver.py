@@ -76,3 +76,18 @@ def small_window(window, width: int = 800, height: int = 560):
         window.set_size(1280, 800)
         window.dispatch_event("on_resize", 1280, 800)
         window.pump(1)
+
+
+def wait_until_checked(window, timeout: float = 120.0):
+    """A loaded save opens at once, paused while the physics checks its results in the
+    background (core/save_check.py): draw frames until play may start; returns the top screen."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    screen = window.top
+    while getattr(screen, "save_check", None) is not None:
+        assert time.monotonic() < deadline, "the save's check never ended"
+        window.pump(1)
+        time.sleep(0.01)
+    assert window.top is screen, f"the loaded game was closed: {window.top.toast.message}"
+    return screen

@@ -138,6 +138,10 @@ class GameScreen(Screen):
         self._moves_when_opened = len(controller.history)
         self._finish_told = False
         self._clock = 0.0
+        # a loaded save's results being checked in the background (App._show_game), and the
+        # file's name for a refusal; the controller stays paused until the check is over
+        self.save_check: Any = None
+        self.save_source = ""
 
     def _overlay(self, title: str, body: str, width: float, body_size: float = 12.5) -> Overlay:
         overlay = Overlay(self.batch, title, body, width=width, body_size=body_size)
@@ -149,6 +153,8 @@ class GameScreen(Screen):
         return [self, self.view, *self._modals]
 
     def close(self) -> None:
+        if self.save_check is not None:
+            self.save_check.close()
         self.controller.close()
         self.view.close()
 
@@ -263,6 +269,8 @@ class GameScreen(Screen):
     def update(self, dt: float) -> None:
         super().update(dt)
         self._clock += dt
+        if self.save_check is not None and self._poll_save_check():
+            return
         self.controller.poll()
         if self.controller.version != self._seen_version:
             self._seen_version = self.controller.version
@@ -283,9 +291,32 @@ class GameScreen(Screen):
         elif not self.controller.is_over():
             self._end_shown = False
 
+    def _poll_save_check(self) -> bool:
+        """Follow the background check of a loaded save's results: play resumes when it finds
+        them as saved; a refusal closes the game (True: this screen is gone)."""
+        check = self.save_check
+        if not check.poll():
+            return False
+        self.save_check = None
+        if check.problems:
+            from simulator.core.save_check import refusal_of
+
+            where = f"{self.save_source}: " if self.save_source else ""
+            self.app.refuse_loaded_game(self, where + refusal_of(check.problems))
+            return True
+        self.controller.results_to_check = None
+        self.controller.resume()
+        if check.failure is not None:
+            self.toast.show(f"the saved results could not be checked ({check.failure}); they are "
+                            "taken as saved", error=True)
+        return False
+
     def _status(self) -> str:
         controller, seat_name = self.controller, self.info.seat_name
         player = controller.current_player()
+        if self.save_check is not None:
+            dots = "." * (1 + int(self._clock * 3) % 3)
+            return f"Opening the game: {self.save_check.progress_text()}{dots}"
         if controller.is_over():
             again = "" if self.end.visible else " Enter: results."
             return game_ending(self.view, self.info, controller.state.winners(),

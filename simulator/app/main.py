@@ -8,6 +8,7 @@ change here.
 from __future__ import annotations
 
 import random
+import threading
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,7 @@ from simulator.core.workers import SearchPool
 T = TypeVar("T")
 
 COMPUTER_DELAY = 0.35       # seconds a computer waits after the last move, so people can follow
+MAX_CHECK_WORKERS = 4       # processes checking a loaded save's results (core/save_check.py)
 
 
 def readable_error(error: Exception) -> str:
@@ -40,6 +42,9 @@ class App:
         self.window = window
         self._search_pool: SearchPool | None = None
         self._last_saves: dict[int, tuple[int, Path]] = {}   # controller -> (version, path)
+        # each game's work ahead (Game.warm_up), while the menu shows: a game then opens at once
+        self.warming_up = threading.Thread(target=_warm_up_games, name="warm-up", daemon=True)
+        self.warming_up.start()
 
     def search_pool(self) -> SearchPool:
         """One worker process for computer players, started on first use and replaced if it
@@ -77,15 +82,31 @@ class App:
         if not isinstance(self.window.top, SavedGamesScreen):
             self.window.push(SavedGamesScreen(self.window, self))
 
-    def _show_game(self, controller: TurnController) -> None:
+    def _show_game(self, controller: TurnController, source: str = "") -> None:
+        """Show a game; one loaded from `source` (a file's name) with results still to check
+        opens at once, paused, while helper processes check them (core/save_check.py)."""
         from simulator.app.game_screen import GameScreen
         from simulator.app.menu import MenuScreen
+        from simulator.core.cores import usable_cores
+        from simulator.core.save_check import BackgroundCheck
 
         controller.show_outcomes_live()      # physics results are shown as they happen
         self.window.reset(MenuScreen(self.window, self))
-        self.window.push(GameScreen(self.window, self, controller))
+        screen = GameScreen(self.window, self, controller)
+        if controller.results_to_check is not None:
+            # one core is left to drawing: the window answers while the check runs
+            screen.save_check = BackgroundCheck(controller.results_to_check,
+                                                workers=max(1, min(MAX_CHECK_WORKERS, usable_cores() - 1)))
+            screen.save_source = source
+        self.window.push(screen)
         if controller.load_notice:           # a loaded save's settings or results, explained
             self.window.top.toast.show(controller.load_notice, seconds=8.0)
+
+    def refuse_loaded_game(self, screen: Any, reason: str) -> None:
+        """A loaded game whose check refused it: closed, the reason said on the menu. Nothing
+        was written: the file stays as it was."""
+        self.show_menu()                     # closes the game's screen and its controller
+        self.toast(reason, error=True)
 
     # --- games ------------------------------------------------------------------------------------
     def start_game(self, game: str, settings: dict, seats: list[Seat], seed: int | None = None) -> bool:
@@ -120,13 +141,13 @@ class App:
     def load_game(self, path: Path) -> bool:
         """Open a save; on a bad file say why on the current screen and change nothing."""
         controller = self._read(path.name, lambda: TurnController.load(
-            path, computer_delay=COMPUTER_DELAY, executor=self.search_pool()))
+            path, computer_delay=COMPUTER_DELAY, executor=self.search_pool(), check_later=True))
         if controller is None:
             return False
         # an autosave goes on in its own file; a save stays as it was saved
         controller.autosave_path = path if storage.is_autosave(path) else storage.new_autosave_path(
             controller.game_name)
-        self._show_game(controller)
+        self._show_game(controller, path.name)
         return True
 
     def open_replay(self, path: Path) -> bool:
@@ -185,6 +206,15 @@ class App:
             self.toast("no unfinished game to continue")
         else:
             self.load_game(path)
+
+
+def _warm_up_games() -> None:
+    for game in registry.playable_games():
+        if game.warm_up is not None and game.view is not None:
+            try:
+                game.warm_up()
+            except Exception:           # only time is lost: the game does it when it opens
+                traceback.print_exc()
 
 
 def seats_for(game: str, players: list[str], settings: dict[str, Any]) -> list[Seat]:
@@ -248,13 +278,14 @@ def build_app(game: str | None = None, load: str | None = None, width: int | Non
     app.show_menu()
     if load is not None:
         try:
-            controller = TurnController.load(load, computer_delay=COMPUTER_DELAY, executor=app.search_pool())
+            controller = TurnController.load(load, computer_delay=COMPUTER_DELAY,
+                                             executor=app.search_pool(), check_later=True)
         except SimulatorError:
             window.close()
             raise
         controller.autosave_path = (Path(load) if storage.is_autosave(Path(load))
                                     else storage.new_autosave_path(controller.game_name))
-        app._show_game(controller)
+        app._show_game(controller, printable(Path(load).name, 80))
     elif game is not None and seats is not None:
         app.start_game(registry.get_game(game).name, settings, seats)
     elif game is not None:

@@ -38,6 +38,7 @@ from simulator.core.agents import Agent
 from simulator.core.errors import IllegalAction, SaveError, SettingsError
 from simulator.core.json_file import read_json_file
 from simulator.core.outcomes import OutcomeResolver, PendingOutcome
+from simulator.core.save_check import ResultsToCheck, refusal_of
 from simulator.core.state import CHANCE, OUTCOME, TERMINAL, Action, GameState
 from simulator.core.text import printable, shown
 from simulator.core.workers import SearchPool
@@ -116,6 +117,8 @@ class TurnController:
         self.autosave_path = Path(autosave_path) if autosave_path else None
         self.autosave_error: str | None = None
         self.load_notice: str | None = None        # what a person should know of a loaded save
+        self.results_to_check: ResultsToCheck | None = None   # a save's, checked later (load)
+        self.paused: str | None = None             # why nothing may move now (pause), or None
         self.computer_delay = computer_delay
         self._held_until = 0.0                     # no computer moves before (hold_computers)
         self.version = 0                           # bumps on every change, for views
@@ -191,8 +194,21 @@ class TurnController:
         return len(self.history)
 
     # --- acting ----------------------------------------------------------------------------------
+    def pause(self, reason: str) -> None:
+        """Hold the game: no move is taken and none is played until `resume` (a loaded save's
+        results are being checked). `reason` says why, in words for a person."""
+        self.paused = reason
+        self.version += 1
+
+    def resume(self) -> None:
+        self.paused = None
+        self.version += 1
+        self._last_change = time.monotonic()       # computers wait their delay from now
+
     def submit(self, action: Action) -> None:
         """A person's action from a view; raises IllegalAction with the reason."""
+        if self.paused is not None:
+            raise IllegalAction(f"wait: {self.paused}")
         p = self.state.current_player()
         if p == TERMINAL:
             raise IllegalAction("the game is over")
@@ -266,7 +282,7 @@ class TurnController:
         Non-blocking: starts a computer search on the worker thread, or applies a finished one.
         Returns True when the state changed."""
         changed = False
-        while True:
+        while self.paused is None:
             p = self.state.current_player()
             if p == CHANCE:
                 self._resolve_chance()
@@ -311,6 +327,7 @@ class TurnController:
             self._search_retries = 0
             self._record(p, action)
             changed = True
+        return changed
 
     def _start_search(self, player: int) -> None:
         if self._executor is None:
@@ -381,8 +398,8 @@ class TurnController:
         `seat`: only a move of that seat may be taken back (a person at a shared machine).
         Nothing while an outcome is being resolved: a view may already be showing it (a tower
         falling), and a move whose result has been seen cannot be taken back; but a move whose
-        result could not be worked out (`stuck`) can."""
-        if self.state.current_player() == OUTCOME and self.stuck is None:
+        result could not be worked out (`stuck`) can. Nothing while the game is paused."""
+        if self.paused is not None or (self.state.current_player() == OUTCOME and self.stuck is None):
             return None
         for index in range(len(self.history) - 1, -1, -1):
             entry = self.history[index]
@@ -470,21 +487,24 @@ class TurnController:
     @classmethod
     def load(cls, path: str | Path, autosave_path: str | Path | None = None,
              computer_delay: float = 0.0, executor: Executor | None = None,
-             verify: bool = True) -> TurnController:
+             verify: bool = True, check_later: bool = False) -> TurnController:
         """Read a save file; raises SaveError with one line naming the file and the problem.
-        `verify`: also have the game's referee check the recorded outcomes (Game.verify_save)."""
+        `verify`: also have the game's referee check the recorded outcomes (Game.verify_save);
+        `check_later`: not now, but leave them in `results_to_check` with the game paused until
+        someone checks them (the window, in the background: core/save_check.py)."""
         where = printable(str(path), 200)
         data = read_json_file(path, MAX_SAVE_BYTES, "save file", SaveError)
         try:
             return cls.from_save_dict(data, autosave_path=autosave_path, computer_delay=computer_delay,
-                                      executor=executor, verify=verify)
+                                      executor=executor, verify=verify, check_later=check_later)
         except SaveError as error:
             raise SaveError(f"{where}: {error}") from None
 
     @classmethod
     def from_save_dict(cls, data: Any, autosave_path: str | Path | None = None,
                        computer_delay: float = 0.0, executor: Executor | None = None,
-                       verify: bool = True, resolver: OutcomeResolver | None = None) -> TurnController:
+                       verify: bool = True, resolver: OutcomeResolver | None = None,
+                       check_later: bool = False) -> TurnController:
         """A save read back (see load); `resolver`: the outcomes of the game played on after it
         (the moves replayed take theirs as recorded), by default the game's own."""
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
@@ -558,11 +578,13 @@ class TurnController:
             raise SaveError("the moves do not lead to the saved position (file edited or damaged)")
         checked = controller._take_judges(data, notices, verify)
         if verify and checked and controller.game.verify_save is not None:
-            pairs = [(h.player, h.action) for h in controller.history]
-            problems = controller.game.verify_save(pairs, dict(settings), len(seats), checked)
-            if problems:
-                raise SaveError(f"the saved results are not what the game's referee finds: {problems[0]}"
-                                + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+            to_check = ResultsToCheck(controller.game_name, [(h.player, h.action) for h in controller.history],
+                                      dict(settings), len(seats), checked)
+            if check_later:
+                controller.results_to_check = to_check
+                controller.pause("checking the saved results with the game's referee")
+            elif problems := to_check.run():
+                raise SaveError(refusal_of(problems))
         controller.autosave_path = Path(autosave_path) if autosave_path else None
         if notices:
             text = "; ".join(notices)

@@ -179,11 +179,11 @@ class Game:
     benchmark: Callable[..., tuple[dict, str]] | None = None
     #: final state -> the game's own figures for each self-play game's JSON (e.g. towers' heights)
     report: Callable[[GameState], dict[str, Any]] | None = None
-    #: (history as (player, notation) pairs, settings, players, checked) -> problems, one line
-    #: each: a loaded save's outcomes at the history indices `checked` worked out again by the
-    #: game's own referee (e.g. a physics engine) and compared; the others are applied as saved
-    verify_save: Callable[[list[tuple[int, str]], dict[str, Any], int, frozenset[int]],
-                          list[str]] | None = None
+    #: (history as (player, notation) pairs, settings, players, checked, progress=None) ->
+    #: problems, one line each: a loaded save's outcomes at the history indices `checked`
+    #: worked out again by the game's own referee (e.g. a physics engine) and compared; the
+    #: others are applied as saved. `progress(done, total)` hears of each outcome checked
+    verify_save: Callable[..., list[str]] | None = None
     #: () -> a short text naming the referee that verify_save replays with (e.g. the physics
     #: engine and its settings). A save records which referee judged each outcome
     #: (core/referees.py); verify_save checks only those this one judged, since another (an
@@ -199,6 +199,9 @@ class Game:
     #: a module that self-play's worker processes import first, quietly (e.g. a physics
     #: world, whose import prints PyBullet's build time); None: nothing heavy to import
     worker_import: str | None = None
+    #: () -> None: what the window does ahead, on a thread while the menu shows, so that a game
+    #: opens at once (e.g. import a physics engine, work out what the first frame draws)
+    warm_up: Callable[[], None] | None = None
 
     def __post_init__(self) -> None:
         state_class = self.state_class

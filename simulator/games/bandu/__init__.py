@@ -4,6 +4,7 @@ outcome the physics referee decides (referee.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -69,18 +70,29 @@ STRENGTHS = {level: Strength(level, level.title(), partial(_agent, level))
 
 
 def _verify_save(history: list[tuple[int, str]], settings: dict[str, Any], players: int,
-                 checked: frozenset[int]) -> list[str]:
+                 checked: frozenset[int],
+                 progress: Callable[[int, int], object] | None = None) -> list[str]:
     from simulator.games.bandu.referee import check_replay  # the physics, on a load only
 
     # the starting state as the game makes it (settings the rules never see, e.g. the window's
     # practice aid, are taken off there)
-    return check_replay(history, _create(players, **settings), checked=checked)
+    return check_replay(history, _create(players, **settings), checked=checked, progress=progress)
 
 
 def _referee_stamp() -> str:
     from simulator.games.bandu.referee import referee_stamp  # the physics settings
 
     return referee_stamp()
+
+
+def _warm_up() -> None:
+    """Import the physics and work out how every piece of the set lies in the reserve (their
+    resting faces: a second or so at the program's start), for the window's first Bandu game."""
+    from simulator.games.bandu import referee  # noqa: F401  (the physics)
+    from simulator.games.bandu.table_drawing import lying
+
+    for piece in (*rules.BUILDING_PIECES, rules.base_id(0), rules.base_id(1)):   # the reserve's
+        lying(piece)
 
 
 def _resolver(live: bool = False) -> OutcomeResolver:
@@ -157,6 +169,7 @@ GAME = register(Game(
     agent_prefix="ai",
     verify_save=_verify_save,
     referee_stamp=_referee_stamp,
+    warm_up=_warm_up,
     worker_import="simulator.towers.physics.world",     # the referee: PyBullet prints on import
     finished=_finished,
     commands=_commands,

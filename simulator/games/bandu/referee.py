@@ -349,21 +349,28 @@ def referee_stamp() -> str:
 
 
 def check_replay(history: list[tuple[int, str]], start: BanduState, tolerance_mm: float = 0.5,
-                 checked: Collection[int] | None = None) -> list[str]:
+                 checked: Collection[int] | None = None,
+                 progress: Callable[[int, int], object] | None = None) -> list[str]:
     """Replay a game's moves from its starting state `start` with a fresh referee, resolving
     every outcome again (or those at the history indices `checked`; the others are applied as
     recorded: another referee judged them), and compare with the outcomes recorded: the same
     towers fall and every standing piece's settled pose is within `tolerance_mm`. Each outcome
     is worked out from a world built anew from the state, so one can be checked alone.
+    `progress(done, total)` hears of each outcome worked out again.
     Returns the differences, one line each (none: the save reproduces its towers)."""
     state = start.clone()
     referee = PhysicsReferee()
     problems: list[str] = []
+    total = sum(text.startswith("result ") for _, text in history) if checked is None else len(checked)
+    done = 0
     try:
         for number, (_, text) in enumerate(history, start=1):
             recorded = state.action_from_str(text)
             if isinstance(recorded, Settled) and (checked is None or number - 1 in checked):
                 again = referee.resolve(state, random.Random(0))
+                done += 1
+                if progress is not None:
+                    progress(done, total)
                 if again.fallen != recorded.fallen:
                     problems.append(f"move {number}: towers {list(recorded.fallen)} fell in the save, "
                                     f"{list(again.fallen)} in the replay")
