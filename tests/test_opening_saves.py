@@ -34,8 +34,8 @@ def test_a_long_save_opens_at_once_and_the_window_answers_while_it_is_checked(gu
     window, app = gui
     app.show_menu()
     window.pump(1)
-    app.warming_up.join(timeout=60)            # a player at the menu for a few seconds
-    assert not app.warming_up.is_alive()
+    app.finish_warm_up()                       # a player at the menu for a few seconds
+    assert app.warmed_up
     started = time.monotonic()
     assert app.load_game(long_save), window.top.toast.message
     window.pump(1)

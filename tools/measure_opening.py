@@ -47,7 +47,7 @@ def measure(path: Path, workers: int | None, cold: bool) -> dict:
     try:
         window.pump(2)
         if not cold:
-            app.warming_up.join()
+            app.finish_warm_up()
         started = time.perf_counter()
         assert app.load_game(path), window.top.toast.message
         window.pump(1)

@@ -8,9 +8,8 @@ change here.
 from __future__ import annotations
 
 import random
-import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -25,6 +24,7 @@ from simulator.core.workers import SearchPool
 T = TypeVar("T")
 
 COMPUTER_DELAY = 0.35       # seconds a computer waits after the last move, so people can follow
+WARM_UP_INTERVAL = 1 / 30   # a step of the work ahead (Game.warm_up) at most this often
 MAX_CHECK_WORKERS = 4       # processes checking a loaded save's results (core/save_check.py)
 
 
@@ -42,9 +42,28 @@ class App:
         self.window = window
         self._search_pool: SearchPool | None = None
         self._last_saves: dict[int, tuple[int, Path]] = {}   # controller -> (version, path)
-        # each game's work ahead (Game.warm_up), while the menu shows: a game then opens at once
-        self.warming_up = threading.Thread(target=_warm_up_games, name="warm-up", daemon=True)
-        self.warming_up.start()
+        # each game's work ahead (Game.warm_up), a step a frame while the menu shows: a game
+        # then opens at once
+        from pyglet import clock
+
+        self._warm_up: Iterator[None] | None = _warm_up_games()
+        clock.schedule_interval(self._warm_up_step, WARM_UP_INTERVAL)
+
+    def _warm_up_step(self, dt: float = 0.0) -> None:
+        from pyglet import clock
+
+        if self._warm_up is not None and next(self._warm_up, StopIteration) is StopIteration:
+            self._warm_up = None
+            clock.unschedule(self._warm_up_step)
+
+    def finish_warm_up(self) -> None:
+        """Do the rest of the work ahead now (tests and tools: as after a while at the menu)."""
+        while self._warm_up is not None:
+            self._warm_up_step()
+
+    @property
+    def warmed_up(self) -> bool:
+        return self._warm_up is None
 
     def search_pool(self) -> SearchPool:
         """One worker process for computer players, started on first use and replaced if it
@@ -55,6 +74,10 @@ class App:
         return self._search_pool
 
     def shutdown(self) -> None:
+        from pyglet import clock
+
+        clock.unschedule(self._warm_up_step)
+        self._warm_up = None
         while self.window.screens:
             self.window.screens.pop().close()
         if self._search_pool is not None:
@@ -208,11 +231,11 @@ class App:
             self.load_game(path)
 
 
-def _warm_up_games() -> None:
+def _warm_up_games() -> Iterator[None]:
     for game in registry.playable_games():
         if game.warm_up is not None and game.view is not None:
             try:
-                game.warm_up()
+                yield from game.warm_up()
             except Exception:           # only time is lost: the game does it when it opens
                 traceback.print_exc()
 

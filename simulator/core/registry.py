@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -199,9 +199,11 @@ class Game:
     #: a module that self-play's worker processes import first, quietly (e.g. a physics
     #: world, whose import prints PyBullet's build time); None: nothing heavy to import
     worker_import: str | None = None
-    #: () -> None: what the window does ahead, on a thread while the menu shows, so that a game
-    #: opens at once (e.g. import a physics engine, work out what the first frame draws)
-    warm_up: Callable[[], None] | None = None
+    #: () -> an iterator of small steps: what the window does ahead, a step a frame while the
+    #: menu shows, so that a game opens at once (e.g. import a physics engine, work out what
+    #: the first frame draws). On the window's own thread: an import on another thread can
+    #: deadlock with one the window's clean-up makes
+    warm_up: Callable[[], Iterator[None]] | None = None
 
     def __post_init__(self) -> None:
         state_class = self.state_class

@@ -20,6 +20,7 @@ BUTTON = (70, 76, 70)
 BUTTON_HOVER = (96, 104, 96)
 BUTTON_DISABLED = (52, 56, 52)
 DANGER = (208, 64, 52)
+WARNING_TEXT = (255, 120, 104, 255)  # a line that warns (a release that touches the table)
 GOOD = (96, 176, 96)
 GRID_LINE = (58, 38, 18, 230)
 

@@ -4,7 +4,7 @@ outcome the physics referee decides (referee.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
@@ -85,14 +85,17 @@ def _referee_stamp() -> str:
     return referee_stamp()
 
 
-def _warm_up() -> None:
-    """Import the physics and work out how every piece of the set lies in the reserve (their
-    resting faces: a second or so at the program's start), for the window's first Bandu game."""
+def _warm_up() -> Iterator[None]:
+    """Import the physics, then work out how each piece of the set lies in the reserve (its
+    resting faces), a piece a step: a second or so in all, for the window's first Bandu game."""
     from simulator.games.bandu import referee  # noqa: F401  (the physics)
+
+    yield
     from simulator.games.bandu.table_drawing import lying
 
     for piece in (*rules.BUILDING_PIECES, rules.base_id(0), rules.base_id(1)):   # the reserve's
         lying(piece)
+        yield
 
 
 def _resolver(live: bool = False) -> OutcomeResolver:

@@ -33,6 +33,9 @@ HELD_GAP_M = 0.02                 # the held piece hovers at least this far over
 GHOST_ON_TABLE = (1.0, 0.25, 0.2)   # the ghost's colour when the release would touch the table
 MAGNET_MM = 4.0          # the held piece snaps to the axis or the top piece's centre this near,
 MAGNET_PX = 10.0         # or when the pointer is this near its picture
+NUDGE_MM, FINE_NUDGE_MM = 1.0, 0.2   # an arrow key moves the held piece (Shift: fine)
+NUDGE_KEYS = {key.LEFT: (-1.0, 0.0), key.RIGHT: (1.0, 0.0), key.UP: (0.0, 1.0), key.DOWN: (0.0, -1.0)}
+POINTER_STILL_PX = 4.0   # after a nudge the aim stays put until the pointer moves this far
 ON_TABLE_M = 0.001       # a ghost whose lowest point is this near the table top touches it
 # a turn of the held piece about one of the table's axes, whatever turns it has had: z (Q, E),
 # x (R, F: its top away from or towards the player in front of the tower, at -y) or y (Z, C:
@@ -69,6 +72,8 @@ class Aim:
         self.held: Held | None = None
         self.ghost: Pose3 | None = None
         self.magnet = True                      # M turns it off and on
+        self._pinned_at: tuple[float, float] | None = None   # the pointer when the aim was nudged
+        self._pointer: tuple[float, float] | None = None
         self._ghost_dirty = False
         self._ghost_touches_table = False       # the ghost's lowest point on the table (a fall)
 
@@ -76,6 +81,7 @@ class Aim:
         """Hold `piece` (unturned, on the axis), unless it is held already."""
         if self.held is None or self.held.place.piece != piece:
             self.held = Held(Place(piece))
+            self._pinned_at = None               # a new piece follows the pointer at once
             self._ghost_dirty = True
 
     def drop(self) -> None:
@@ -140,8 +146,13 @@ class Aim:
     def follow_mouse(self, x: float, y: float) -> None:
         """Move the held piece to where the pointer is on the plane of its tower's top: the
         ghost lands under the pointer, from any view (the piece floats above it)."""
+        self._pointer = (x, y)
         if self.held is None:
             return
+        if self._pinned_at is not None:          # nudged with the keys: a still hand keeps it
+            if math.hypot(x - self._pinned_at[0], y - self._pinned_at[1]) < POINTER_STILL_PX:
+                return
+            self._pinned_at = None
         table = self.table
         axis = table.places[table.bandu.placer].axis
         aimed = table.camera.on_level(x, y, table.area, self.aim_height())
@@ -151,6 +162,23 @@ class Aim:
         if self.magnet:
             dx, dy = self._snapped(dx, dy, x, y)
         self.held = replace(self.held, place=replace(self.held.place, x_mm=dx, y_mm=dy))
+        self._ghost_dirty = True
+
+    def nudge(self, symbol: int, modifiers: int, facing: tuple[float, float]) -> None:
+        """An arrow key: move the held piece NUDGE_MM (Shift: FINE_NUDGE_MM) to the viewer's
+        left, right, farther or nearer, as the camera faces (`facing`, on the table); the magnet
+        does not pull it, and the pointer leaves it there until it moves on."""
+        assert self.held is not None
+        right, farther = NUDGE_KEYS[symbol]
+        step = FINE_NUDGE_MM if modifiers & key.MOD_SHIFT else NUDGE_MM
+        fx, fy = facing
+        length = math.hypot(fx, fy) or 1.0
+        fx, fy = fx / length, fy / length
+        place = self.held.place
+        dx, dy = within_reach(place.x_mm + step * (right * fy + farther * fx),
+                              place.y_mm + step * (-right * fx + farther * fy), margin_mm=0.5)
+        self.held = replace(self.held, place=replace(place, x_mm=round(dx, 1), y_mm=round(dy, 1)))
+        self._pinned_at = self._pointer
         self._ghost_dirty = True
 
     def magnet_points(self) -> list[tuple[float, float]]:
@@ -185,16 +213,36 @@ class Aim:
         return (f"Magnet {'on' if self.magnet else 'off'}: the held piece "
                 f"{'snaps to' if self.magnet else 'no longer snaps to'} the axis and the top piece's centre")
 
-    def readout(self) -> str:
-        """The live readout under the status: the offset from the axis, the magnet, the table."""
+    def readout(self, facing: tuple[float, float] = (0.0, 1.0)) -> str:
+        """The live readout of the aim: the offset from the axis in the viewer's words (right or
+        left, farther or nearer, as the camera faces: `facing` is its forward direction on the
+        table), the magnet, and a release that touches the table."""
         if self.held is None:
             return ""
-        place = self.held.place
         if self.ghost_on_table():
-            return "Released there it touches the table: your tower falls."
-        offset = math.hypot(place.x_mm, place.y_mm)
+            return TABLE_WARNING
+        place = self.held.place
         magnet = "magnet on (M)" if self.magnet else "magnet off (M)"
-        return f"{offset:.1f} mm from the axis (x {place.x_mm:+.1f}, y {place.y_mm:+.1f}) · {magnet}"
+        offset = math.hypot(place.x_mm, place.y_mm)
+        if offset < 0.05:
+            return f"On the axis · {magnet}"
+        return f"{offset:.1f} mm off the axis: {screen_words(place.x_mm, place.y_mm, facing)} · {magnet}"
+
+
+TABLE_WARNING = "Released there it touches the table: your tower falls."
+
+
+def screen_words(x_mm: float, y_mm: float, facing: tuple[float, float]) -> str:
+    """An offset on the table (mm) in a viewer's words: how far right or left of the axis and
+    how far beyond or before it, for a viewer facing `facing` (a direction on the table)."""
+    fx, fy = facing
+    length = math.hypot(fx, fy) or 1.0
+    fx, fy = fx / length, fy / length
+    right = x_mm * fy - y_mm * fx             # the facing turned a quarter clockwise: right
+    farther = x_mm * fx + y_mm * fy
+    side = f"{abs(right):.1f} {'right' if right >= 0 else 'left'}"
+    depth = f"{abs(farther):.1f} {'farther' if farther >= 0 else 'nearer'}"
+    return f"{side}, {depth}"
 
 
 def vertical_extent(piece: str, orientation: tuple[float, float, float, float]) -> tuple[float, float]:

@@ -30,8 +30,13 @@ class AuctionBar:
                                text_group=G_BAR_TEXT) for _ in range(MAX_BUTTONS)]
         self.area = (0.0, 0.0, 1.0, 1.0)
         self.texts = ("", "")            # as given; the labels may show them smaller or cut
+        self.warning = False
 
-    def set_text(self, headline: str, subline: str) -> None:
+    def set_text(self, headline: str, subline: str, warning: bool = False) -> None:
+        """The headline and the line under it; `warning`: that line in the warning's red."""
+        if warning != self.warning:
+            self.warning = warning
+            self.subline.color = theme.WARNING_TEXT if warning else theme.TEXT_DIM
         if (headline, subline) != self.texts:
             self.texts = (headline, subline)
             self._fit_texts()

@@ -1,6 +1,8 @@
-"""Bandu's camera over the table: flying to the tower in play (at the angle its player last
-chose, or the view V chose: from above, from the side), back over the table when a new auction
-begins, holding on a fall until it has been seen, and far enough back for the whole table.
+"""Bandu's camera over the table: flying to the tower in play (at the view its player chose
+with V: the default angle, from above, from the side, or their own angle, the one they last
+orbited to), back over the table when a new auction begins, holding on a fall until it has been
+seen, and far enough back for the whole table. Each seat keeps its own view and angle, so one
+person's orbit never becomes the next person's view.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from simulator.render.camera import OrbitCamera
 
 FALL_HOLD_SECONDS = 1.6           # a fallen tower stays in view this long before play moves on
 PLACING_PITCH_DEG = 28.0  # the camera over a tower being built, until the player orbits
-# V goes round these views of the tower being built (pitch in degrees; 'oblique' keeps the
-# player's own): from above, the held piece is not drawn, so it never hides its ghost
-VIEWS = (("oblique", None), ("top", 89.0), ("side", 4.0))
+# V goes round these views of the tower being built (pitch in degrees; None: the seat's own
+# angle): from above, the held piece is not drawn, so it never hides its ghost
+DEFAULT, TOP, SIDE, OWN = range(4)
+VIEWS = (("the default angle", PLACING_PITCH_DEG), ("from above", 89.0), ("from the side", 4.0),
+         ("your own angle", None))
 
 
 class TableCamera:
@@ -30,17 +34,22 @@ class TableCamera:
                                   min_distance=0.12, max_distance=4.5, fov=40.0)
         self.places = places
         self.preview = preview
-        # the camera over a tower being built: the player's own angle, kept from one placement
-        # to the next (yaw from the seat's side, pitch), and the view V chose
-        self._placing_angles = (0.0, PLACING_PITCH_DEG)
-        self._view = 0
+        # the camera over a tower being built, per seat: the view V chose, and the seat's own
+        # angle (yaw turned from the seat's side, pitch), kept from one placement to the next
+        self._views: dict[int, int] = {}
+        self._own_angles: dict[int, tuple[float, float]] = {}
+        self._seat = 0                          # the seat whose tower the camera flew to
         self._focus_key: tuple = ()
         self._fall_shown_until = 0.0            # the camera stays on a fall until then
 
     @property
     def from_above(self) -> bool:
-        """Is the view V chose the one from above (where the held piece would hide its ghost)?"""
-        return VIEWS[self._view][0] == "top"
+        """Is the tower in view seen from above (where the held piece would hide its ghost)?"""
+        return self.view_of(self._seat) == TOP
+
+    def view_of(self, seat: int) -> int:
+        """The view `seat` chose with V (DEFAULT, TOP, SIDE or OWN)."""
+        return self._views.get(seat, DEFAULT)
 
     def show_fall(self) -> None:
         """A tower fell: stay on it for FALL_HOLD_SECONDS before play moves the camera on."""
@@ -69,29 +78,39 @@ class TableCamera:
     def focus_tower(self, state: BanduState, seat: int) -> None:
         """Fly to `seat`'s tower, seen at the angle the player last chose over a tower."""
         place = self.places[seat]
+        self._seat = seat
         top = self.preview.tower_top(state, seat)
-        turn, pitch = self._placing_angles
-        view_pitch = VIEWS[self._view][1]
+        view = self.view_of(seat)
+        turn, pitch = self._own_angles.get(seat, (0.0, PLACING_PITCH_DEG))
+        if view != OWN:                          # from above and the side: from the own turn
+            pitch = VIEWS[view][1]               # type: ignore[assignment]
+            turn = 0.0 if view == DEFAULT else turn
         self.camera.glide_to(Vec3(place.axis[0], place.axis[1], top * 0.6 + 0.02),
                              distance=max(0.55, top * 2.5 + 0.45),
-                             yaw=self._seat_yaw(seat) + turn,
-                             pitch=pitch if view_pitch is None else view_pitch)
+                             yaw=self._seat_yaw(seat) + turn, pitch=pitch)
 
     def _seat_yaw(self, seat: int) -> float:
         return -90.0 if self.places[seat].facing > 0 else 90.0
 
     def keep_placing_angles(self, placer: int) -> None:
-        """The player turned the camera over the tower they build: keep that angle."""
-        if VIEWS[self._view][1] is None:
+        """The player orbited the camera over the tower they build: that is their own angle
+        now, and their view, kept for their next placements (not from above or the side,
+        whose pitch V set)."""
+        if self.view_of(placer) in (DEFAULT, OWN):
             turn = (self.camera.yaw - self._seat_yaw(placer) + 180.0) % 360.0 - 180.0
-            self._placing_angles = (turn, self.camera.pitch)
+            self._own_angles[placer] = (turn, self.camera.pitch)
+            self._views[placer] = OWN
 
     def next_view(self, state: BanduState) -> str:
-        """V: the next view of the tower in play; what the toast says of it."""
-        self._view = (self._view + 1) % len(VIEWS)
+        """V: the next view of the tower in play for the seat at it (default, from above, from
+        the side, their own angle where they have one); what the toast says of it."""
         seat = state.placer if state.phase == "place" else max(state.auctioneer, 0)
+        view = (self.view_of(seat) + 1) % len(VIEWS)
+        if view == OWN and seat not in self._own_angles:
+            view = DEFAULT                       # no angle of their own yet
+        self._views[seat] = view
         self.focus_tower(state, seat)
-        return f"View: {VIEWS[self._view][0]} (V: the next)"
+        return f"View: {VIEWS[view][0]} (V: the next)"
 
     def fit_table(self, width: float, height: float) -> None:
         """The home distance: far enough back for the whole table, reserve included, whatever

@@ -33,7 +33,7 @@ from pyglet.window import key, mouse
 from simulator.core.state import OUTCOME
 from simulator.games.bandu import words
 from simulator.games.bandu.aids import practice_aid_of
-from simulator.games.bandu.aiming import GHOST_ON_TABLE, TURNS, Aim, Held
+from simulator.games.bandu.aiming import GHOST_ON_TABLE, NUDGE_KEYS, TABLE_WARNING, TURNS, Aim, Held
 from simulator.games.bandu.auction_bar import AuctionBar
 from simulator.games.bandu.hint import HINT_SETTING, HintAdvisor
 from simulator.games.bandu.playback import Playback, released
@@ -209,9 +209,17 @@ class BanduView(GameView[BanduState]):
 
     def _refresh_hud_text_only(self) -> None:
         controller = self.controller
-        self.bar.set_text(*words.bar_text(self.bandu, self.chosen, self.seat_name, over=controller.is_over(),
-                                          outcome_turn=controller.current_player() == OUTCOME,
-                                          physics_shown=controller.outcome_in_progress() is not None))
+        headline, subline = words.bar_text(self.bandu, self.chosen, self.seat_name, over=controller.is_over(),
+                                           outcome_turn=controller.current_player() == OUTCOME,
+                                           physics_shown=controller.outcome_in_progress() is not None)
+        readout = self.aim.readout(self.facing()) if self.held is not None else ""
+        # the aim's readout in the bar, seen at every window size; a release on the table in red
+        self.bar.set_text(headline, readout or subline, warning=readout == TABLE_WARNING)
+
+    def facing(self) -> tuple[float, float]:
+        """The camera's forward direction on the table (for words like right and farther)."""
+        eye, target = self.camera.eye(), self.camera.target
+        return (target.x - eye.x, target.y - eye.y)
 
     def _layout_hud(self) -> None:
         self.bar.layout(*self.area)
@@ -257,7 +265,7 @@ class BanduView(GameView[BanduState]):
         self.playback.follow(self.controller.outcome_in_progress())
         self.aim.refresh_ghost()
         if self.held is not None and self.practice is None:
-            self.hint = f"Click to release where the ghost shows. {self.aim.readout()}"
+            self.hint = "Click to release where the ghost shows (the bar above says where)."
         if self.practice is not None:
             held = self.held.place if self.held is not None else None
             if self.practice.update(self.bandu, self.bandu.placer, held):
@@ -413,6 +421,9 @@ class BanduView(GameView[BanduState]):
         ctrl = modifiers & (key.MOD_CTRL | key.MOD_COMMAND)
         if self.held is not None and symbol in TURNS and not ctrl:
             self.aim.turn(symbol, modifiers)
+            return True
+        if self.held is not None and symbol in NUDGE_KEYS and not ctrl:
+            self.aim.nudge(symbol, modifiers, self.facing())
             return True
         if symbol in (key._1, key._2, key._3) and self.bar.press(symbol - key._1):
             return True

@@ -38,13 +38,15 @@ CONTROLS: tuple[tuple[str, str], ...] = (
     ("Q / E", "turn the held piece about the vertical"),
     ("R / F", "tilt it away from you / towards you"),
     ("Z / C", "tilt it to your left / right"),
-    ("Shift", "with Q E R F Z C: fine steps"),
+    ("Arrow keys", "move the held piece 1 mm left, right, farther or nearer, as the bar's "
+                   "readout counts (Shift: 0.2 mm)"),
+    ("Shift", "with Q E R F Z C and the arrows: fine steps"),
     ("Ctrl+wheel", "hold the piece higher or lower"),
     ("Right drag", "orbit the camera"),
     ("Middle drag", "pan (or Shift+right drag)"),
     ("Wheel", "zoom"),
     ("M", "the magnet on or off (snaps to the axis, the top piece's centre)"),
-    ("V", "the next view of the tower: your angle, from above, from the side"),
+    ("V", "the next view of the tower: the default angle, from above, from the side, your own"),
     ("T", "fly to the tower in play"),
     ("Home", "the whole table"),
 )
