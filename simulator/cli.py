@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--load", metavar="FILE", help="open a saved game")
     play.add_argument("--size", type=bounded_int(*WINDOW_WIDTHS), metavar="WIDTH",
                       help=f"window width in pixels ({WINDOW_WIDTHS[0]}-{WINDOW_WIDTHS[1]})")
+    play.add_argument("--volume", type=bounded_int(0, 100), default=80, metavar="PERCENT",
+                      help="the sound's volume, 0 (silent) to 100 (Ctrl+M mutes, Ctrl+Up and "
+                           "Ctrl+Down change it in the window); default 80")
 
     selfplay = sub.add_parser("selfplay", help="computer against computer, many games")
     selfplay.add_argument("game")
@@ -97,7 +100,7 @@ def _cmd_play(args) -> int:
     players = None if args.players is None else players_of(args.players)
     settings = parse_settings(args.setting)
     return run_app(game=args.game, load=args.load, width=args.size, players=players,
-                   settings=settings)
+                   settings=settings, volume=args.volume / 100)
 
 
 def _default_selfplay_players(game: Any, settings: dict[str, Any]) -> str:

@@ -46,6 +46,8 @@ COMMON_KEYS = (
     ("Tab, Enter", "move between buttons, press one"),
     ("Esc", "close a window; in the game, back to the menu"),
     ("Enter", "after the game: the results again"),
+    ("Ctrl+M", "sound off or on"),
+    ("Ctrl+Up / Down", "the sound's volume"),
     ("F11", "full screen"),
     ("F12", "screenshot"),
     ("Ctrl+Q", "quit"),

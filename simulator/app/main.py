@@ -262,7 +262,7 @@ def seats_for(game: str, players: list[str], settings: dict[str, Any]) -> list[S
 
 def build_app(game: str | None = None, load: str | None = None, width: int | None = None,
               visible: bool = True, players: list[str] | None = None,
-              settings: dict[str, Any] | None = None) -> tuple[Any, App]:
+              settings: dict[str, Any] | None = None, volume: float = 0.8) -> tuple[Any, App]:
     """Create the window and show the first screen; returns (window, app). With `players`
     (and `settings`), GAME starts at once, skipping the new-game screen. Everything is checked
     before the window opens; bad input raises SimulatorError."""
@@ -296,7 +296,7 @@ def build_app(game: str | None = None, load: str | None = None, width: int | Non
         raise
     w = max(MIN_WIDTH, width or 1280)
     window = AppWindow(w, max(MIN_HEIGHT, int(w * 0.625)), visible=visible,
-                       screenshot_dir=storage.screenshots_dir())
+                       screenshot_dir=storage.screenshots_dir(), volume=volume)
     app = App(window)
     app.show_menu()
     if load is not None:
@@ -317,8 +317,9 @@ def build_app(game: str | None = None, load: str | None = None, width: int | Non
 
 
 def run_app(game: str | None = None, load: str | None = None, width: int | None = None,
-            players: list[str] | None = None, settings: dict[str, Any] | None = None) -> int:
-    _, app = build_app(game, load, width, players=players, settings=settings)
+            players: list[str] | None = None, settings: dict[str, Any] | None = None,
+            volume: float = 0.8) -> int:
+    _, app = build_app(game, load, width, players=players, settings=settings, volume=volume)
     import pyglet
 
     try:

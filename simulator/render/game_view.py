@@ -65,6 +65,7 @@ class GameView(Generic[S]):
         self.area = (0.0, 0.0, 1.0, 1.0)
         self.enabled = True             # False while the hand-over screen hides the table
         self.hint = ""                  # one line under the status: what the hovered thing would do
+        self._moves_heard = len(context.controller.history)   # a loaded game's moves are past
 
     @property
     def state(self) -> S:
@@ -72,6 +73,23 @@ class GameView(Generic[S]):
         state = self.controller.visible_state(self.context.viewer())
         assert isinstance(state, self.state_class), type(state).__name__
         return cast(S, state)
+
+    def play_sound(self, name: str, make: Callable[[], Any], gain: float = 1.0) -> None:
+        """Play a sound of the table (render/sound.py): `make()` makes its samples the first
+        time. Silent where the window has no sound (tests without a window, no device)."""
+        sound = getattr(self.context.window, "sound", None)
+        if sound is not None:
+            sound.play(name, make, gain)
+
+    def hear_new_moves(self, sound_of: Callable[[str, int], Any]) -> None:
+        """Play the sound of each move recorded since the view last listened: `sound_of(
+        notation, ply)` gives (name, make, gain) or None for a silent move."""
+        history = self.controller.history
+        for ply in range(self._moves_heard, len(history)):
+            found = sound_of(history[ply].action, ply)
+            if found is not None:
+                self.play_sound(*found)
+        self._moves_heard = len(history)
 
     def may_act(self) -> bool:
         """May the person at the machine act now: the table shown (not the hand-over screen),

@@ -22,6 +22,7 @@ from pyglet.window import key
 
 from simulator.render.screen import Screen, clear_colour
 from simulator.render.screenshot import save_png
+from simulator.render.sound import Sound
 
 FRAME_RATE = 60.0
 MIN_WIDTH, MIN_HEIGHT = 800, 560
@@ -36,7 +37,8 @@ def _configs():
 
 class AppWindow(pyglet.window.Window):
     def __init__(self, width: int = 1280, height: int = 800, caption: str = "bandu-sim",
-                 visible: bool = True, screenshot_dir: Path | None = None) -> None:
+                 visible: bool = True, screenshot_dir: Path | None = None,
+                 volume: float = 0.8) -> None:
         width, height = max(width, MIN_WIDTH), max(height, MIN_HEIGHT)
         last_error: Exception | None = None
         for config in _configs():
@@ -52,6 +54,8 @@ class AppWindow(pyglet.window.Window):
         self.screenshot_dir = screenshot_dir or Path.cwd() / "screenshots"
         self.last_screenshot: Path | None = None
         self._laid_out_for: tuple[int, int] | None = None      # the size the last resize said
+        self.sound = Sound(volume)
+        self.sound.prepare()            # the audio driver now, not at the first knock
         pyglet.clock.schedule_interval(self._tick, 1.0 / FRAME_RATE)
 
     # --- navigation stack --------------------------------------------------------------------------
@@ -126,7 +130,15 @@ class AppWindow(pyglet.window.Window):
             self.take_screenshot()
         elif symbol == key.Q and modifiers & key.MOD_CTRL:
             self.close()
+        elif symbol == key.M and modifiers & key.MOD_CTRL:
+            self._say(self.sound.toggle_mute())
+        elif symbol in (key.UP, key.DOWN) and modifiers & key.MOD_CTRL:
+            self._say(self.sound.change_volume(1 if symbol == key.UP else -1))
         return True  # never let pyglet's default close the window on Esc
+
+    def _say(self, message: str) -> None:
+        if self.top is not None:
+            self.top.toast.show(message)
 
     def take_screenshot(self, path: Path | None = None) -> Path:
         """Draw a fresh frame and save it as a PNG."""

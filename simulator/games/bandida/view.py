@@ -23,6 +23,9 @@ made with Tab, the hint), know where a card may go (spots.py) and say it all in 
 
 from __future__ import annotations
 
+from functools import partial
+
+import numpy as np
 from pyglet import shapes, sprite
 from pyglet.window import key, mouse
 
@@ -33,6 +36,7 @@ from simulator.games.bandida.layers import G_BANNER, G_FELT, G_TEXT
 from simulator.games.bandida.network_drawing import NetworkDrawing
 from simulator.games.bandida.pointer import Pointer
 from simulator.games.bandida.rules import KEEP, PASS, SWAP, BandidaState, Move
+from simulator.render import sound_synthesis
 from simulator.render.game_view import GameView, ViewContext
 from simulator.render.key_targets import CONFIRM_KEYS, tab_step
 from simulator.render.pan_zoom import WHEEL_ZOOM, PanZoom
@@ -94,6 +98,7 @@ class BandidaView(GameView[BandidaState]):
         self.sync()
 
     def sync(self) -> None:
+        self.hear_new_moves(_sound_of)
         held = self.pointer.held
         if held is not None and (not self._may_place() or held >= len(self._hand())
                                  or self._hand()[held] != self.pointer.held_kind):
@@ -364,3 +369,10 @@ class BandidaView(GameView[BandidaState]):
 
     def close(self) -> None:
         self.pointer.drop()
+
+
+def _sound_of(notation: str, ply: int) -> tuple | None:
+    """A card slides when one is placed (one of three slides, for variety)."""
+    if not notation.startswith("place "):
+        return None
+    return f"card-{ply % 3}", partial(sound_synthesis.slide, np.random.default_rng(ply % 3)), 1.0

@@ -21,6 +21,10 @@ class Playback:
         self.frame: Any = None
         """The frame shown now (the poses before and after, and the blend), None when no
         physics is being played back."""
+        self.reached: list[dict[str, Any]] = []
+        """The frames of the physics reached since the view last took them (their knocks are
+        heard as they are reached: games/bandu/sounds.py)."""
+        self.started = False          # the physics of an outcome began to play (since taken)
 
     def follow(self, pending: Any) -> None:
         """Take the current frame of the outcome in progress (`pending`, None when none): the
@@ -31,6 +35,9 @@ class Playback:
             if now is not None and now != self.frame:
                 if self.frame is None:
                     self.drawing.changed()                   # the settling tower starts to move
+                    self.started = True
+                if self.frame is None or now[0] is not self.frame[0]:
+                    self.reached.append(now[0])
                 self.frame = now
                 self.drawing.moved()
         elif self.frame is not None:

@@ -53,6 +53,7 @@ from simulator.towers.physics.stability import (
     tower_fallen,
 )
 from simulator.towers.physics.tremor import NO_TREMOR, Tremor
+from simulator.towers.physics.world import GRAVITY as GRAVITY_M_S2
 from simulator.towers.physics.world import PhysicsSettings, Quat, World, pybullet
 
 SPACING_M = 0.30        # between neighbouring towers
@@ -60,7 +61,10 @@ FRAME_SECONDS = 1 / 60  # between the frames published for a view
 AFTERMATH_SECONDS = 1.5  # a collapse shown on after the verdict
 REBUILD_SETTLE_SECONDS = 0.2  # a world built from recorded poses settles its contacts
 
-Frame = dict[str, tuple[float, float, float, float, float, float, float]]  # piece -> x y z m, quat
+# piece -> x y z m, quaternion, and the contact impulse it took since the last frame (N s: the
+# change of its momentum that gravity does not explain; the table's sound is made from it)
+Frame = dict[str, tuple[float, float, float, float, float, float, float, float]]
+IMPACT_MIN_M_S = 0.08     # speed a contact takes from a piece between frames for a knock
 ROW_OFFSET_M = 0.22     # two facing rows beyond four players
 
 
@@ -157,6 +161,7 @@ class PhysicsReferee:
         self._timeline: Timeline | None = None
         self._timeline_start = 0.0
         self._last_frame = -math.inf
+        self._velocities: dict[str, tuple[float, float, float]] = {}   # at the last frame
 
     def close(self) -> None:
         if self.world is not None:
@@ -173,6 +178,7 @@ class PhysicsReferee:
         assert self.world is not None
         start = self.world.seconds
         self._timeline, self._timeline_start, self._last_frame = timeline, start, -math.inf
+        self._velocities = {}
         if request["kind"] == "removal":
             outcome = self._removal(state, request["seat"], request["piece"])
         else:
@@ -193,12 +199,29 @@ class PhysicsReferee:
             return
         if not force and world.seconds - self._last_frame < FRAME_SECONDS - 1e-9:
             return
+        elapsed = world.seconds - self._last_frame
         self._last_frame = world.seconds
         frame: Frame = {}
         for piece, body in self.bodies.items():
             position, orientation = world.pose(body)
-            frame[piece] = (*position, *orientation)
+            velocity = tuple(world.velocity(body))
+            impulse = self._impulse(piece, world.mass(body), velocity, elapsed)
+            self._velocities[piece] = velocity             # type: ignore[assignment]
+            frame[piece] = (*position, *orientation, impulse)
         timeline.add(world.seconds - self._timeline_start, frame)
+
+    def _impulse(self, piece: str, mass: float, velocity: tuple[float, ...], elapsed: float) -> float:
+        """The contact impulse (N s) of a knock `piece` took since the last frame: its
+        momentum's change beyond what gravity gave it, where the contact took IMPACT_MIN_M_S
+        of its speed or more (a piece at rest is held up by what it rests on at every frame,
+        and a piece sliding on slows gently: neither is a knock); else 0."""
+        before = self._velocities.get(piece)
+        if before is None or not math.isfinite(elapsed) or elapsed <= 0:
+            return 0.0
+        if math.hypot(*before) - math.hypot(*velocity) < IMPACT_MIN_M_S:
+            return 0.0
+        change = math.dist(velocity, (before[0], before[1], before[2] - GRAVITY_M_S2 * elapsed))
+        return round(change * mass, 5)
 
     def _settle(self, seconds: float, seat: int | None, min_seconds: float | None = None) -> None:
         """Settle the world (until `seat`'s tower falls, when given), recording frames."""

@@ -102,9 +102,10 @@ def bean_pile(count: int) -> MeshData:
 
 
 def blend_poses(a: tuple[float, ...], b: tuple[float, ...], t: float) -> Pose3:
-    """Between two frame poses (x y z qx qy qz qw): positions lerped, rotations nlerped."""
+    """Between two frame poses (x y z qx qy qz qw, and whatever follows): positions lerped,
+    rotations nlerped."""
     position = tuple(a[k] + (b[k] - a[k]) * t for k in range(3))
-    qa, qb = a[3:], b[3:]
+    qa, qb = a[3:7], b[3:7]
     sign = -1.0 if sum(x * y for x, y in zip(qa, qb, strict=True)) < 0 else 1.0
     q = [x + (sign * y - x) * t for x, y in zip(qa, qb, strict=True)]
     norm = math.sqrt(sum(v * v for v in q)) or 1.0

@@ -31,7 +31,7 @@ from pyglet.math import Vec3
 from pyglet.window import key, mouse
 
 from simulator.core.state import OUTCOME
-from simulator.games.bandu import words
+from simulator.games.bandu import sounds, words
 from simulator.games.bandu.aids import practice_aid_of
 from simulator.games.bandu.aiming import GHOST_ON_TABLE, NUDGE_KEYS, TABLE_WARNING, TURNS, Aim, Held
 from simulator.games.bandu.auction_bar import AuctionBar
@@ -263,6 +263,7 @@ class BanduView(GameView[BanduState]):
         if self.camera.update(dt):
             self._place_seat_labels()
         self.playback.follow(self.controller.outcome_in_progress())
+        self._hear_the_table()
         self.aim.refresh_ghost()
         if self.held is not None and self.practice is None:
             self.hint = "Click to release where the ghost shows (the bar above says where)."
@@ -274,6 +275,19 @@ class BanduView(GameView[BanduState]):
                 self.hint = self.practice.sentence()
         self._follow_hint()
         self._refresh_hud_text_only()
+
+    def _hear_the_table(self) -> None:
+        """The knocks of the physics played back: a released piece landing, then every hard
+        contact of the frames reached (a falling tower clatters)."""
+        if self.playback.started:
+            self.playback.started = False
+            request = self.bandu.outcome_request()
+            if request.get("kind") == "placement":
+                self.play_sound(*sounds.placed(request["piece"]))
+        for frame in self.playback.reached:
+            for name, make, gain in sounds.knocks(frame):
+                self.play_sound(name, make, gain)
+        self.playback.reached.clear()
 
     def _follow_hint(self) -> None:
         """Show the hint's answer as the blue ghost once it comes, and say so."""

@@ -19,8 +19,10 @@ and say it in words (words.py).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
+import numpy as np
 from pyglet.window import key, mouse
 
 from simulator.games.buddel_bande import art, words
@@ -43,6 +45,7 @@ from simulator.games.buddel_bande.rules import (
     BuddelState,
 )
 from simulator.games.buddel_bande.turn_log import TurnLog
+from simulator.render import sound_synthesis
 from simulator.render.game_view import GameView, ViewContext
 from simulator.render.key_targets import CONFIRM_KEYS
 
@@ -83,6 +86,7 @@ class BuddelView(GameView[BuddelState]):
 
     # --- following the game ---------------------------------------------------------------------
     def sync(self) -> None:
+        self.hear_new_moves(_sound_of)
         state = self.state
         self.turn_log.follow(state, self.controller.ply(), self._who)
         self.dice.show(state, self.board.unit)
@@ -175,3 +179,10 @@ class BuddelView(GameView[BuddelState]):
 
     def describe_move(self, notation: str) -> str:
         return words.describe_move(notation)
+
+
+def _sound_of(notation: str, ply: int) -> tuple | None:
+    """The dice rattle when a roll is recorded (one of three throws, for variety)."""
+    if not notation.startswith("roll "):
+        return None
+    return f"dice-2-{ply % 3}", partial(sound_synthesis.rattle, 2, np.random.default_rng(ply % 3)), 1.0

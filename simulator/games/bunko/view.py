@@ -18,8 +18,10 @@ the score sheets (score_sheet.py), paint the pictures (art.py) and say it in wor
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any
 
+import numpy as np
 from pyglet import shapes
 from pyglet.window import key, mouse
 
@@ -31,7 +33,7 @@ from simulator.games.bunko.rules import BUNKO, ROUNDS_PER_SET, BunkoState, Roll
 from simulator.games.bunko.score_sheet import ScoreSheet
 from simulator.games.bunko.table_drawing import TableDrawing
 from simulator.games.bunko.tokens import PlayerTokens
-from simulator.render import theme
+from simulator.render import sound_synthesis, theme
 from simulator.render.dice import Die
 from simulator.render.game_view import GameView, ViewContext
 from simulator.render.tweens import Tween
@@ -118,6 +120,7 @@ class BunkoView(GameView[BunkoState]):
             self.tokens.start_glide(state, self.spots, seconds)
         if state.bell and not self._shown_bell and state.round == self._shown_round:
             self.bell.ring()
+            self.play_sound("bell", sound_synthesis.bell)
         self._shown_bell = state.bell
         if state.rolls > self._shown_rolls:
             self._flash_news(state)
@@ -235,6 +238,9 @@ class BunkoView(GameView[BunkoState]):
         if pending is not self._throw:
             self._throw = pending
             drawing.throw(state, dice.faces, self.tokens.xy[state.roller_seat()])
+            variant = state.rolls % 3           # three throws of three dice, for variety
+            self.play_sound(f"dice-3-{variant}", partial(sound_synthesis.rattle, 3,
+                                                         np.random.default_rng(variant)))
         if isinstance(pending, pace.RollingDice):
             stage, fraction = pending.stage()
             progress = {"waiting": 0.0, "tumbling": fraction * 0.999, "landed": 1.0}[stage]

@@ -362,6 +362,14 @@ class World:
             self.client.resetBaseVelocity(body, tuple(speed * v for v in diagonal),
                                           tuple(angular_speed * v for v in diagonal))
 
+    def velocity(self, body: int) -> Vec3:
+        """The piece's centre of mass's velocity (m/s)."""
+        return vec3(self._base_velocity(body)[0])
+
+    def mass(self, body: int) -> float:
+        """The piece's mass (kg), as the catalogue gives it."""
+        return float(load_piece(self._bodies[body].piece_id).mass_kg)
+
     def piece_id(self, body: int) -> str:
         return self._bodies[body].piece_id
 
