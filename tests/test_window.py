@@ -809,3 +809,40 @@ def test_every_move_so_far_opens_in_a_dialog_in_any_window(gui):
         window.set_size(1280, 800)
         window.dispatch_event("on_resize", 1280, 800)
         app.show_menu()
+
+
+@pytest.mark.parametrize("size", [(800, 560), (1280, 800)])
+def test_one_row_per_saved_game_and_a_loaded_save_goes_on_in_its_autosave(gui, private_home, size):
+    """The bugs (issue 55): one game showed as four rows (its saves and autosaves), details
+    were cut to 'auto...', and every load of a save started a new autosave. A game's files are
+    one row, its newest; '+N' unfolds the others; loading a save goes on in its autosave."""
+    from window_driver import small_window
+
+    window, app = gui
+    with small_window(window, *size):
+        screen = start(app, window, "tanbo", people(2), {"width": 5, "height": 7})
+        controller = screen.controller
+        for _ in range(2):
+            controller.submit(controller.state.legal_actions()[0])
+        saved = app.save_game(controller)
+        controller.submit(controller.state.legal_actions()[0])   # the autosave goes on, newer
+        autosave = controller.autosave_path
+        assert saved is not None and autosave.exists()
+        app.show_menu()
+        app.open_saved_games()
+        listing = window.top
+        pump(window)
+        assert len(listing.entries) == 1 and listing.summaries[0].path == autosave
+        assert listing.olders[0].visible and listing.olders[0].text.text == "+1"
+        for detail, summary in zip(listing.details, listing.summaries, strict=True):
+            assert detail.text == summary.detail, detail.text            # whole at every width
+        click_on(window, listing.olders[0])
+        assert [s.path for s in listing.summaries] == [autosave, saved] and listing.older_rows == [False, True]
+        assert listing.details[1].text.startswith("saved · move 2")
+        autosaves_before = sorted((private_home / "autosaves").glob("*.json"))
+        assert app.load_game(saved)                       # the save: its game's autosave goes on
+        loaded = window.top
+        assert loaded.controller.autosave_path == autosave
+        loaded.controller.submit(loaded.controller.state.legal_actions()[0])
+        assert sorted((private_home / "autosaves").glob("*.json")) == autosaves_before
+        app.show_menu()

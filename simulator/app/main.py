@@ -167,9 +167,7 @@ class App:
             path, computer_delay=COMPUTER_DELAY, executor=self.search_pool(), check_later=True))
         if controller is None:
             return False
-        # an autosave goes on in its own file; a save stays as it was saved
-        controller.autosave_path = path if storage.is_autosave(path) else storage.new_autosave_path(
-            controller.game_name)
+        controller.autosave_path = autosave_for(controller, path)
         self._show_game(controller, path.name)
         return True
 
@@ -229,6 +227,15 @@ class App:
             self.toast("no unfinished game to continue")
         else:
             self.load_game(path)
+
+
+def autosave_for(controller: TurnController, loaded: Path) -> Path:
+    """Where a loaded game goes on being autosaved: the autosave it was loaded from, or the
+    autosave of the same game (a save of it was loaded: one game, one autosave), or a new one.
+    A save itself stays as it was saved."""
+    if storage.is_autosave(loaded):
+        return loaded
+    return storage.autosave_of(controller.game_id) or storage.new_autosave_path(controller.game_name)
 
 
 def _warm_up_games() -> Iterator[None]:
@@ -306,8 +313,7 @@ def build_app(game: str | None = None, load: str | None = None, width: int | Non
         except SimulatorError:
             window.close()
             raise
-        controller.autosave_path = (Path(load) if storage.is_autosave(Path(load))
-                                    else storage.new_autosave_path(controller.game_name))
+        controller.autosave_path = autosave_for(controller, Path(load))
         app._show_game(controller, printable(Path(load).name, 80))
     elif game is not None and seats is not None:
         app.start_game(registry.get_game(game).name, settings, seats)

@@ -1,7 +1,9 @@
-"""The saved-games screen: every save and autosave, newest first, each described in words (game,
-board, who played, how far, when); a click opens one, Replay beside it shows it move by move
-(app/replay.py), Delete removes it after asking. The list scrolls with the wheel, Page Up /
-Page Down, or the arrow keys (focus follows)."""
+"""The saved-games screen: one row per game, newest first, its newest file (a save, or the
+autosave that went on after it) described in words (game, board, who played, whether it is the
+autosave, how far, when); a click opens it, Replay beside it shows it move by move
+(app/replay.py), Delete removes it after asking, and "+N" unfolds the game's older files as rows
+of their own. The list scrolls with the wheel, Page Up / Page Down, or the arrow keys (focus
+follows)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from simulator.render.widgets import FRONT, Button, Overlay, fit_width, label, s
 
 TITLE_SIZE = 13.0               # a saved game's title, in points
 SMALLEST_TITLE_SIZE = 10.0     # a long one is set this small before it is cut
+DETAIL_SIZE, SMALLEST_DETAIL_SIZE = 10.5, 8.5   # its details: which file, how far, when
 
 
 class SavedGamesScreen(ScrollingListScreen):
@@ -40,21 +43,40 @@ class SavedGamesScreen(ScrollingListScreen):
         self.details: list = []
         self.replays: list[Button] = []
         self.deletes: list[Button] = []
+        self.olders: list[Button] = []              # "+N": a game's older files, unfolded
         self.summaries: list[storage.SaveSummary] = []
+        self.older_rows: list[bool] = []            # a row of a game's older file (indented)
+        self.unfolded: set[str] = set()             # the games whose older files are shown
         self._to_delete: Path | None = None
         self.refresh()
 
+    def _toggle_older(self, game_id: str) -> None:
+        self.unfolded ^= {game_id}
+        self.refresh()
+
     def refresh(self) -> None:
-        for button in self.entries + self.replays + self.deletes:
+        for button in self.entries + self.replays + self.deletes + self.olders:
             button.delete()
         for detail in self.details:
             detail.delete()
-        self.summaries = storage.list_saves()
+        self.summaries, self.older_rows, self.olders = [], [], []
+        for game in storage.list_games():
+            self.summaries.append(game.newest)
+            self.older_rows.append(False)
+            self.olders.append(Button(f"+{len(game.others)}", partial(self._toggle_older, game.newest.game_id),
+                                      self.batch, size=11, width=52, height=46))
+            self.olders[-1].set_visible(bool(game.others))
+            if game.newest.game_id in self.unfolded:
+                for other in game.others:
+                    self.summaries.append(other)
+                    self.older_rows.append(True)
+                    self.olders.append(Button("", lambda: None, self.batch, size=11, width=52, height=46))
+                    self.olders[-1].set_visible(False)
         self.entries, self.details, self.replays, self.deletes = [], [], [], []
         for summary in self.summaries:
             self.entries.append(Button(summary.title, partial(self.app.load_game, summary.path),
                                        self.batch, size=TITLE_SIZE, width=560, height=46))
-            self.details.append(label(summary.detail, size=10.5, batch=self.batch, group=FRONT,
+            self.details.append(label(summary.detail, size=DETAIL_SIZE, batch=self.batch, group=FRONT,
                                       color=theme.TEXT_DIM, anchor_y="center"))
             self.replays.append(Button("Replay", partial(self.app.open_replay, summary.path), self.batch,
                                        size=11, width=80, height=46))
@@ -87,7 +109,7 @@ class SavedGamesScreen(ScrollingListScreen):
         return len(self.entries)
 
     def row_columns(self) -> list[list[Button]]:
-        return [self.entries, self.replays, self.deletes]
+        return [self.entries, self.olders, self.replays, self.deletes]
 
     def layout(self, width: int, height: int) -> None:
         cx = width / 2
@@ -101,25 +123,31 @@ class SavedGamesScreen(ScrollingListScreen):
         # the titles take what the longest needs (at most 60 %), the details the rest
         # ('move 30 · today 23:49:40 · autosave' lost its last word)
         title_width = min(list_width * 0.6, max(list_width * 0.35, self.widest_title + 40))
-        rows = zip(self.entries, self.details, self.replays, self.deletes, strict=True)
-        for n, (entry, detail, replay, delete) in enumerate(rows):
+        rows = zip(self.entries, self.details, self.replays, self.deletes, self.olders, strict=True)
+        for n, (entry, detail, replay, delete, older) in enumerate(rows):
             shown = self.shows(n)
             for item in (entry, replay, delete):
                 item.set_visible(shown)
+            older.set_visible(shown and older.text.text != "")
             detail.visible = shown
             if shown:
                 y = self.row_y(top, n)
-                entry.place(x, y, width=title_width)
+                indent = 30 if self.older_rows[n] else 0    # a game's older file, under it
+                entry.place(x + indent, y, width=title_width - indent)
                 # a long title in smaller letters before it is cut: rows that differ only at
                 # their end ('... against the computer (medium)') must not look alike
                 entry.text.text = self.summaries[n].title
-                shrink_to_width(entry.text, title_width - 20, TITLE_SIZE, SMALLEST_TITLE_SIZE, step=0.5)
-                fit_width(entry.text, self.summaries[n].title, title_width - 20)
+                shrink_to_width(entry.text, title_width - indent - 20, TITLE_SIZE, SMALLEST_TITLE_SIZE, step=0.5)
+                fit_width(entry.text, self.summaries[n].title, title_width - indent - 20)
                 detail.position = (x + title_width + 14, y + 23, 0)
-                fit_width(detail, self.summaries[n].detail, list_width - title_width - 14 - 168 - 14)
+                room = list_width - title_width - 14 - 228 - 14
+                detail.text = self.summaries[n].detail       # whole, in smaller letters if need be
+                shrink_to_width(detail, room, DETAIL_SIZE, SMALLEST_DETAIL_SIZE, step=0.5)
+                fit_width(detail, self.summaries[n].detail, room)
+                older.place(x + list_width - 228, y)
                 replay.place(x + list_width - 168, y)
                 delete.place(x + list_width - 80, y)
         self.place_note(cx, 82)
         self.back_button.place(cx - 70, 24)
-        self.buttons = [b for row in zip(self.entries, self.replays, self.deletes, strict=True) for b in row
-                        if b.visible] + [self.back_button]
+        self.buttons = [b for row in zip(self.entries, self.olders, self.replays, self.deletes, strict=True)
+                        for b in row if b.visible] + [self.back_button]

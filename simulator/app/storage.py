@@ -141,7 +141,7 @@ def when_in_words(moment: datetime, now: datetime | None = None) -> str:
     now = now or datetime.now()
     days = (now.date() - moment.date()).days
     if days == 0:
-        return f"today {moment:%H:%M:%S}"
+        return f"today {moment:%H:%M}"
     if days == 1:
         return f"yesterday {moment:%H:%M}"
     if 1 < days < 7:
@@ -155,9 +155,18 @@ def when_in_words(moment: datetime, now: datetime | None = None) -> str:
 class SaveSummary:
     path: Path
     title: str          # "<game> 7x7 against the computer (medium)"
-    detail: str         # "move 12, Black to move · today 14:32 · autosave"
+    detail: str         # "autosave · move 12 · today 14:32"
     finished: bool = False
     readable: bool = True
+    game_id: str = ""   # the game it holds (TurnController.game_id); "" when unreadable
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """One game in the saved-games list: its newest file (a save or its autosave) and the
+    others, newest first."""
+    newest: SaveSummary
+    others: tuple[SaveSummary, ...] = ()
 
 
 def _title(name: str) -> str:
@@ -206,7 +215,9 @@ def read_summary(path: Path) -> SaveSummary:
         finished = data.get("over") is True
         progress = "finished" if finished else f"move {moves}"
         title = f"{game}{size} · {_players(list(data.get('seats') or []))}"
-        return SaveSummary(path, title, f"{progress} · {when} · {kind}", finished)
+        from simulator.core.controller import game_id_of
+
+        return SaveSummary(path, title, f"{kind} · {progress} · {when}", finished, game_id=game_id_of(data))
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return SaveSummary(path, f"{path.name}: not a readable save", when, readable=False)
 
@@ -214,3 +225,20 @@ def read_summary(path: Path) -> SaveSummary:
 def list_saves() -> list[SaveSummary]:
     """Every save and autosave, newest first, each with a description in words."""
     return [read_summary(path) for path in all_save_paths()]
+
+
+def list_games() -> list[SavedGame]:
+    """The saved games, newest first: a game's saves and autosave together, its newest file
+    first (an unreadable file is a game of its own)."""
+    games: dict[str, list[SaveSummary]] = {}
+    for summary in list_saves():
+        games.setdefault(summary.game_id or str(summary.path), []).append(summary)
+    return [SavedGame(files[0], tuple(files[1:])) for files in games.values()]
+
+
+def autosave_of(game_id: str) -> Path | None:
+    """The autosave of the game `game_id`, if it has one (a loaded save goes on in it)."""
+    for path in all_save_paths():
+        if is_autosave(path) and read_summary(path).game_id == game_id:
+            return path
+    return None

@@ -21,11 +21,13 @@ reveals, such as a peek).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
 import tempfile
 import time
+import uuid
 from concurrent.futures import BrokenExecutor, Executor, Future, ThreadPoolExecutor
 from concurrent.futures import wait as futures_wait
 from dataclasses import asdict, dataclass, replace
@@ -81,6 +83,21 @@ class HistoryEntry:
     referee: str | None = None  # an outcome's: the stamp of the referee that judged it (referees.py)
 
 
+def game_id_of(data: dict[str, Any]) -> str:
+    """The identity of the game a save holds: its "game_id", or, in a save of an earlier
+    version (none written), one made from what does not change as the game goes on (the game,
+    its seed, settings and seats), so all of one game's saves share it."""
+    given = data.get("game_id")
+    if isinstance(given, str) and 8 <= len(given) <= 32 and all(c in "0123456789abcdef" for c in given):
+        return given
+    try:
+        fixed = json.dumps([data.get("game"), data.get("seed"), data.get("settings"), data.get("seats")],
+                           sort_keys=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        fixed = repr(data.get("game"))
+    return "legacy-" + hashlib.sha256(fixed.encode()).hexdigest()[:16]
+
+
 def _search(agent: Agent, state: GameState, rng: random.Random) -> Action:
     """Run one agent search; module-level so a process pool can pickle it."""
     return agent.choose(state, rng)
@@ -105,6 +122,8 @@ class TurnController:
         if len(self.seats) != n:
             raise SettingsError(f"{self.info.title} here has {n} seats, not {len(self.seats)}")
         self.seed = seed
+        # which game this is, kept by its saves and autosaves (one row of the saved games)
+        self.game_id = uuid.uuid4().hex[:16]
         self.resolver = resolver if resolver is not None else self.game.make_resolver()
         # the game's own referee judges the outcomes (a save names it), or the given resolver
         self._referee_judges = resolver is None
@@ -433,6 +452,7 @@ class TurnController:
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
             "game": self.game_name,
+            "game_id": self.game_id,
             "settings": self.settings,
             "seed": self.seed,
             "seats": [asdict(s) for s in self.seats],
@@ -585,6 +605,7 @@ class TurnController:
                 controller.pause("checking the saved results with the game's referee")
             elif problems := to_check.run():
                 raise SaveError(refusal_of(problems))
+        controller.game_id = game_id_of(data)
         controller.autosave_path = Path(autosave_path) if autosave_path else None
         if notices:
             text = "; ".join(notices)
