@@ -106,7 +106,7 @@ def _check_releases(gui, seed: int) -> int:
         timeline = pending.timeline
         _pump_until(window, lambda: len(timeline) > 0)    # noqa: B023 (called at once)
         first = timeline.at(0.0)[0][piece]
-        released, orientation = np.array(first[:3]), first[3:]
+        released, orientation = np.array(first[:3]), first[3:7]
         assert np.abs(released - np.array(ghost[0])).max() * 1000 < 0.1, (released, ghost[0])
         assert _angle_deg(orientation, ghost[1]) < 0.1
         checked += 1

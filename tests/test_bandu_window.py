@@ -512,7 +512,7 @@ def test_a_game_from_the_new_game_screen_saved_loaded_played_on_and_saved_reopen
     click_on(window, button_named(new_game, "Start"))
     window.pump(2)
     screen = window.top
-    assert screen.title == "game" and "practice_aid" in screen.controller.settings
+    assert screen.title == "game" and "practice_aid" not in screen.controller.settings   # hidden
     rng = random.Random(4)
     _play_until_placements(window, screen, 2, rng)
     press(window, key.S, key.MOD_CTRL)
@@ -677,3 +677,41 @@ def test_every_window_size_shows_the_whole_table_the_panel_and_the_bar(gui, tmp_
         window.set_size(1280, 800)
         window.dispatch_event("on_resize", 1280, 800)
         window.pump(1)
+
+
+def test_building_alone_a_second_click_takes_the_piece_and_a_taken_piece_is_no_longer_hovered(gui):
+    """The bugs (issue 55): in the solo game a second click on the chosen piece did nothing
+    (only 'Take it' took it), and 'Click to take the large cube.' stayed after it was taken."""
+    from simulator.core.controller import PERSON, Seat
+
+    window, app = gui
+    screen, view = start_bandu(app, window, [Seat(PERSON)], {"variant": "solo"})
+    pump_until(window, lambda: not view.camera.gliding)
+    (x, y, z), _ = view.slots["cube-large"]
+    sx, sy = screen_point(view, (x, y, z))
+    window.dispatch_event("on_mouse_motion", sx, sy, 0, 0)
+    window.pump(1)
+    assert view.hovered == "cube-large" and view.hint == "Click to take the large cube."
+    click(window, sx, sy)
+    assert view.chosen == "cube-large" and screen.controller.state.phase == "offer"
+    click(window, sx, sy)                                          # again: taken
+    window.pump(2)
+    assert screen.controller.state.phase == "place" and view.held is not None
+    assert view.hovered is None and "large cube" not in view.hint
+
+
+def test_the_practice_aid_is_offered_only_to_a_person_building_alone(gui):
+    """The bug (issue 55): a three-player setup showed 'Practice aid: On (solo)'."""
+    from window_driver import button_named, click_on
+
+    window, app = gui
+    app.show_menu()
+    app.open_new_game("bandu")
+    window.pump(2)
+    new_game = window.top
+    rows = {setting.name: row for setting, row in new_game.setting_rows}
+    click_on(window, next(b for b in new_game.count_row.options if b.text.text == "3"))
+    assert rows["practice_aid"].hidden
+    click_on(window, button_named(new_game, "Solo (one player)"))
+    assert not rows["practice_aid"].hidden and new_game.players() == 1
+    app.show_menu()

@@ -204,6 +204,8 @@ def test_full_game_against_the_computer_with_undo_save_and_load(gui, private_hom
     assert window.active_screen.title == "saved games"
     frame(window, 1)
     listing = window.active_screen
+    assert len(listing.entries) == 1 and listing.summaries[0].path.parent.name == "autosaves"
+    click(window, listing.olders[0].x + 5, listing.olders[0].y + 5)   # the game's older files
     index = [n for n, s in enumerate(listing.summaries) if s.path.parent.name == "saves"][0]
     assert "Tanbo 5x7 · against the computer" in listing.entries[index].text.text
     assert "today" in listing.summaries[index].detail

@@ -502,11 +502,11 @@ def test_the_new_game_rows_scroll_in_a_small_window(gui):
             return [row.caption.text for row in rows if row.caption.visible]
 
         first = shown_rows()
-        assert "Practice aid" not in first and "Players" in first
+        assert "First player" not in first and "Players" in first
         assert "more below" in screen.more.text and screen.max_scroll > 0
         window.dispatch_event("on_mouse_scroll", 400, 300, 0, -20)
         pump(window)
-        assert "Practice aid" in shown_rows() and "Players" not in shown_rows()
+        assert "First player" in shown_rows() and "Players" not in shown_rows()
         assert "more above" in screen.more.text and "more below" not in screen.more.text
         press(window, key.PAGEUP)
         press(window, key.PAGEUP)
@@ -846,3 +846,29 @@ def test_one_row_per_saved_game_and_a_loaded_save_goes_on_in_its_autosave(gui, p
         loaded.controller.submit(loaded.controller.state.legal_actions()[0])
         assert sorted((private_home / "autosaves").glob("*.json")) == autosaves_before
         app.show_menu()
+
+
+def test_a_run_of_the_same_move_is_one_line_of_the_log(gui):
+    """The bugs (issue 55): Bandida's log said 'a card is drawn' six times in a row, Buddel
+    Bande's 'arranged the haystack' six times."""
+    from simulator.app.move_log import runs_of
+
+    moves = ["a card is drawn"] * 6 + ["North placed the ladder", "a card is drawn"]
+    assert runs_of(moves) == ["1-6. a card is drawn (6 times)", "7. North placed the ladder",
+                              "8. a card is drawn"]
+    assert runs_of([]) == [] and runs_of(["x"]) == ["1. x"]
+
+
+@pytest.mark.parametrize("game, seats", [("tanbo", 2), ("bunko", 4), ("buddel_bande", 3)])
+def test_the_side_panels_icons_never_cover_the_names_and_the_toast_never_the_log(gui, game, seats):
+    """The bugs (issue 55): the stone, token and ladybird icons overlapped the names' first
+    letters; "The tower stands." covered the log's last line."""
+    window, app = gui
+    screen = start(app, window, game, people(seats))
+    for icon, name in zip(screen.seat_icons, screen.seat_names, strict=True):
+        if icon is not None and icon.visible:
+            assert icon.x + icon.width / 2 <= name.x, (icon.x, icon.width, name.x)
+    screen.toast.show("The tower stands.")
+    toast_top = screen.toast.box.y + screen.toast.box.height
+    assert screen.log_floor() >= toast_top, (screen.log_floor(), toast_top)
+    app.show_menu()

@@ -18,7 +18,7 @@ from pyglet import shapes, sprite
 from pyglet.event import EVENT_HANDLED
 from pyglet.window import key
 
-from simulator.app.move_log import MoveLog
+from simulator.app.move_log import MoveLog, runs_of
 from simulator.core.controller import TurnController
 from simulator.core.state import CHANCE, OUTCOME
 from simulator.render import theme
@@ -37,6 +37,7 @@ from simulator.render.widgets import (
 )
 
 BUTTONS_HEIGHT = 150            # the three rows of buttons at the bottom of the panel
+TOAST_ROOM = 40                 # the toast's line over the buttons, which the texts above leave free
 COMMON_KEYS = (
     ("Ctrl+Z or U", "undo your last move (and the computer's answer)"),
     ("Ctrl+S", "save the game"),
@@ -237,12 +238,13 @@ class GameScreen(Screen):
             column, row = seat % self.columns, seat // self.columns
             left, top = panel_x + 12 + column * column_width, y - row * self.row_height
             name.font_size = 14 if not self.compact else (11 if self.columns == 1 else 9.5)
-            text_x = left + (40 if icon is not None and self.columns == 1 else 6)
+            size = min(40, self.row_height - 6)
+            # the icon (a stone, a token, a ladybird) beside the name, never over its first letters
+            text_x = left + (6 + size + 8 if icon is not None and self.columns == 1 else 6)
             if icon is not None:
                 icon.visible = self.columns == 1
-                size = min(40, self.row_height - 6)
                 icon.scale = size / icon.image.width
-                icon.position = (left + 28, top - self.row_height / 2 + 2, 0)
+                icon.position = (left + 6 + size / 2, top - self.row_height / 2 + 2, 0)
             name.position = (text_x, top - self.row_height / 2 - 4 if self.compact else top - 22, 0)
             self._text_rooms[seat] = column_width - (text_x - left) - 8   # beside an icon or not
             detail.visible = not self.compact
@@ -363,9 +365,14 @@ class GameScreen(Screen):
             self.hint.y = self.status.y - self.status.content_height - 10
             fit_text(self.hint, hint, self.text_floor)
             top = self.hint.y - (self.hint.content_height + 12 if hint else 0)
-            self.move_log.layout(self.status.x, top, self.text_floor, self.panel_width - 40)
+            # the log stops above the toast's line: a verdict said there never covers its last move
+            self.move_log.layout(self.status.x, top, self.log_floor(), self.panel_width - 40)
         self._refresh_log()
         self.undo_button.set_enabled(controller.can_undo(self._undoing_seat()))
+
+    def log_floor(self) -> float:
+        """The bottom of the move log: above the toast's line over the buttons."""
+        return self.text_floor + TOAST_ROOM
 
     def _refresh_log(self) -> None:
         """The move log's lines, worked out again only when the game has moved."""
@@ -374,8 +381,7 @@ class GameScreen(Screen):
         if now == self._logged:
             return
         self._logged = now
-        self.move_log.set_lines([f"{number}. {self._move_line(entry)}"
-                                 for number, entry in enumerate(controller.history, start=1)])
+        self.move_log.set_lines(runs_of([self._move_line(entry) for entry in controller.history]))
 
     def _move_line(self, entry: Any) -> str:
         who = (f"{self.info.seat_name(entry.player)} " if entry.player >= 0

@@ -63,3 +63,18 @@ class MoveLog:
             first = last
         self.label.visible = room > 12
         self.shown = (first, last)
+
+
+def runs_of(moves: list[str]) -> list[str]:
+    """The log's lines: each move numbered, a run of the same move in one line ("1-6. a card
+    is drawn (6 times)": a deal of six cards, a haystack arranged six times)."""
+    lines: list[str] = []
+    start = 0
+    for number in range(1, len(moves) + 1):
+        if number < len(moves) and moves[number] == moves[start]:
+            continue
+        count = number - start
+        lines.append(f"{start + 1}. {moves[start]}" if count == 1
+                     else f"{start + 1}-{number}. {moves[start]} ({count} times)")
+        start = number
+    return lines

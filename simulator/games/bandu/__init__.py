@@ -18,6 +18,8 @@ from simulator.games.bandu.chains import chain_as_the_rules_take_it
 
 # a tower built alone (solo, chain) takes its pieces without auctions, so without beans
 BUILT_ALONE_HIDES = ("beans", "auctions")
+# the practice aid is for a person building alone: an auction game has none
+AUCTION_HIDES = ("practice_aid",)
 
 
 def _settings() -> tuple[Setting, ...]:
@@ -26,8 +28,10 @@ def _settings() -> tuple[Setting, ...]:
         Setting("auctions", "Auctions", (Choice("Both", {"auctions": "both"}),
                                          Choice("To acquire only", {"auctions": "acquire"}),
                                          Choice("To refuse only", {"auctions": "refuse"}))),
-        Setting("variant", "Variant", (Choice("Standard", {"variant": "standard"}, seats=2),
-                                       Choice("Challenge (no bases)", {"variant": "challenge"}, seats=2),
+        Setting("variant", "Variant", (Choice("Standard", {"variant": "standard"}, seats=2,
+                                              hides=AUCTION_HIDES),
+                                       Choice("Challenge (no bases)", {"variant": "challenge"}, seats=2,
+                                              hides=AUCTION_HIDES),
                                        Choice("Solo (one player)", {"variant": "solo"}, players=1,
                                               hides=BUILT_ALONE_HIDES),
                                        Choice("Chain (a seeded list)", {"variant": "chain"},

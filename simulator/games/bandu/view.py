@@ -40,7 +40,7 @@ from simulator.games.bandu.playback import Playback, released
 from simulator.games.bandu.practice import PracticeAid
 from simulator.games.bandu.preview import LandingPreview
 from simulator.games.bandu.referee import tower_axes
-from simulator.games.bandu.rules import BanduState, Offer
+from simulator.games.bandu.rules import TAKE, BanduState, Offer
 from simulator.games.bandu.table_camera import FALL_HOLD_SECONDS, TableCamera
 from simulator.games.bandu.table_drawing import (
     Pose3,
@@ -162,6 +162,9 @@ class BanduView(GameView[BanduState]):
                 self.hint_ghost = None
         else:
             self.aim.take(state.auction.piece)                                       # type: ignore[union-attr]
+        if self.hovered is not None and self.hovered not in self.slots:
+            self.hovered = None                      # a piece taken from under the pointer
+            self.hint = ""
         if state.phase != "offer" or not self.may_act():
             self.chosen = None
         elif state.variant == "chain":
@@ -403,6 +406,9 @@ class BanduView(GameView[BanduState]):
             return True
         picked = self.pick(x, y)
         if picked is not None:
+            if picked == self.chosen and self._alone():  # building alone: a second click takes it
+                self.submit(Offer(picked, TAKE))
+                return True
             self.chosen = picked
             self._refresh_hud()
             self.drawing.changed()
