@@ -872,3 +872,29 @@ def test_the_side_panels_icons_never_cover_the_names_and_the_toast_never_the_log
     toast_top = screen.toast.box.y + screen.toast.box.height
     assert screen.log_floor() >= toast_top, (screen.log_floor(), toast_top)
     app.show_menu()
+
+
+def test_an_aided_attempt_is_whole_in_the_records_at_800_by_560(gui, private_home):
+    """The bug (issue 55): the row of an aided attempt was cut at 'aided (practice a...'."""
+    from test_records import attempt
+    from window_driver import small_window
+
+    from simulator.games.bandu.records import RecordStore
+    from simulator.games.bandu.records_screen import contest, describe
+
+    window, app = gui
+    aided, long_named = attempt(practice_aid=True), attempt(who="Annabelle Bartholomew-Okonkwo " * 2,
+                                                            practice_aid=True, when="2026-01-01T00:00:00+00:00")
+    with RecordStore.open() as store:
+        store.add(aided)
+        store.add(long_named)
+    with small_window(window):
+        app.show_menu()
+        click_on(window, button_named(window.top, "Records"))
+        screen = window.top
+        pump(window)
+        whole = f"{contest(aided.variant, aided.chain_key)}:  {describe(aided)}"
+        assert screen.rows[0].text == whole                      # whole at the smallest size
+        assert "fell · aided · " in screen.rows[1].text            # a long name: the date cut, not the mark
+        assert "aided:" in screen.list_heading.text
+        app.show_menu()

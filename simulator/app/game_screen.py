@@ -289,8 +289,8 @@ class GameScreen(Screen):
             self.controller.search_error = None
         self.view.update(dt)
         self._refresh_panel()
-        if self.controller.is_over() and not self._end_shown:
-            self._end_shown = True
+        if self.controller.is_over() and not self._end_shown and not self.view.still_showing():
+            self._end_shown = True             # after the last fall has been seen, not over it
             self._show_end()
         elif not self.controller.is_over():
             self._end_shown = False

@@ -109,6 +109,11 @@ class GameView(Generic[S]):
         """The view's own draw pass; called before the screen's panel and overlays."""
         self.batch.draw()
 
+    def still_showing(self) -> bool:
+        """Is the view still showing how the game ended (a tower falling)? The end screen waits
+        until it is not."""
+        return False
+
     def sync(self) -> None:
         """The controller's state changed (a move, an undo, a load, a new viewer): redraw."""
 

@@ -14,7 +14,7 @@ from typing import Any
 from simulator.core.errors import SimulatorError
 from simulator.render import theme
 from simulator.render.list_screen import ScrollingListScreen
-from simulator.render.widgets import FRONT, Button, fit_width, label
+from simulator.render.widgets import FRONT, Button, fit_width, label, shrink_to_width
 
 BEST_ROWS = 4
 
@@ -26,13 +26,17 @@ def contest(variant: str, chain_key: str) -> str:
     return f"chain {chain_key}"
 
 
+ROW_SIZE, SMALLEST_ROW_SIZE = 12.5, 9.5     # an attempt's line, in points
+
+
 def describe(attempt: Any) -> str:
     """One attempt in a line: score, height, fall, who, when."""
     pieces = f"{attempt.score} piece{'' if attempt.score == 1 else 's'}"
     end = "fell" if attempt.fell else "standing"
-    aid = " · aided (practice aid or hint)" if attempt.practice_aid else ""
-    return (f"{pieces}, {attempt.height_mm:.0f} mm, {end} · {attempt.who} · "
-            f"{attempt.when[:16].replace('T', ' ')}{aid}")
+    # early in the line, where a narrow window never cuts it (the list's heading says by what)
+    aid = " · aided" if attempt.practice_aid else ""
+    return (f"{pieces}, {attempt.height_mm:.0f} mm, {end}{aid} · {attempt.who} · "
+            f"{attempt.when[:16].replace('T', ' ')}")
 
 
 class RecordsScreen(ScrollingListScreen):
@@ -48,7 +52,8 @@ class RecordsScreen(ScrollingListScreen):
         self.message = label("", size=14, batch=self.batch, group=FRONT, anchor_x="center",
                              color=theme.TEXT_DIM)
         self.best_heading = label("Personal bests", size=15, batch=self.batch, group=FRONT, bold=True)
-        self.list_heading = label("Attempts, newest first", size=15, batch=self.batch, group=FRONT,
+        self.list_heading = label("Attempts, newest first (aided: with the practice aid or a hint)",
+                                  size=15, batch=self.batch, group=FRONT,
                                   bold=True)
         self.back_button = Button("Back", self.back, self.batch, width=140)
         self.bests: list = []
@@ -101,7 +106,7 @@ class RecordsScreen(ScrollingListScreen):
         for best, text_label in zip(self.bests, self.best_labels, strict=False):
             y -= 24
             text_label.position = (x + 12, y, 0)
-            fit_width(text_label, f"{contest(best.variant, best.chain_key)}:  {describe(best)}", list_width - 12)
+            _fit(text_label, f"{contest(best.variant, best.chain_key)}:  {describe(best)}", list_width - 12)
         y -= 44
         self.list_heading.position = (x, y, 0)
         self.list_heading.visible = bool(self.attempts)
@@ -114,8 +119,8 @@ class RecordsScreen(ScrollingListScreen):
             if shown:
                 row_y = self.row_y(top, n)
                 row.position = (x + 12, row_y + 12, 0)
-                fit_width(row, f"{contest(attempt.variant, attempt.chain_key)}:  {describe(attempt)}",
-                          list_width - 130)
+                _fit(row, f"{contest(attempt.variant, attempt.chain_key)}:  {describe(attempt)}",
+                     list_width - 130)
                 replay.place(x + list_width - 100, row_y)
         self.place_note(cx, 82)
         self.back_button.place(cx - 70, 24)
@@ -126,3 +131,10 @@ class RecordsScreen(ScrollingListScreen):
 
     def row_columns(self) -> list[list[Button]]:
         return [self.replays]
+
+
+def _fit(text_label: Any, text: str, width: float) -> None:
+    """An attempt's line whole, in smaller letters where the window is narrow, cut only after."""
+    text_label.text = text
+    shrink_to_width(text_label, width, ROW_SIZE, SMALLEST_ROW_SIZE, step=0.5)
+    fit_width(text_label, text, width)

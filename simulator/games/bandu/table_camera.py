@@ -55,6 +55,10 @@ class TableCamera:
         """A tower fell: stay on it for FALL_HOLD_SECONDS before play moves the camera on."""
         self._fall_shown_until = time.monotonic() + FALL_HOLD_SECONDS
 
+    def holding_on_a_fall(self) -> bool:
+        """Is a fall being held in view?"""
+        return bool(self._fall_shown_until) and time.monotonic() < self._fall_shown_until
+
     def fall_seen(self) -> bool:
         """Has a fall being shown just been seen long enough (once, then it is forgotten)?"""
         if self._fall_shown_until and time.monotonic() >= self._fall_shown_until:

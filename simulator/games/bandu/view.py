@@ -500,6 +500,10 @@ class BanduView(GameView[BanduState]):
     def result_text(self) -> str:
         return words.result_text(self.bandu)
 
+    def still_showing(self) -> bool:
+        """The physics played back, or a fall held in view: the end screen waits for it."""
+        return self.playback.frame is not None or self.views.holding_on_a_fall()
+
     def describe_move(self, notation: str) -> str:
         """A move as a person says it: pieces by their names ('offers the wide cylinder to
         refuse'), a physics result without its poses ('the tower stands', 'Player 2's tower

@@ -118,7 +118,10 @@ def prompt(state: BanduState, chosen: str | None) -> str:
 def result_text(state: BanduState) -> str:
     """The result: the score alone, else the last tower standing."""
     if state.built_alone and state.players == 1:
-        return f"Score: {count(state.score_pieces[0], 'piece')} standing."
+        score = count(state.score_pieces[0], "piece")
+        if not state.alive[0]:              # the panel says the tower fell: so does the result
+            return f"The tower fell. Score: {score}, standing before the last one."
+        return f"Score: {score} standing."
     winners = [s for s in range(state.players) if state.alive[s]]
     if len(winners) == 1:
         pieces = built(state, winners[0])
