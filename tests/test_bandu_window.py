@@ -719,3 +719,29 @@ def test_the_practice_aid_is_offered_only_to_a_person_building_alone(gui):
     click_on(window, button_named(new_game, "Solo (one player)"))
     assert not rows["practice_aid"].hidden and new_game.players() == 1
     app.show_menu()
+
+
+def test_a_lit_piece_goes_dark_after_cancel_and_a_resize(gui):
+    """The bug (issue 55): the fir tree stayed lit after Cancel and after a resize."""
+    from window_driver import small_window
+
+    from simulator.core.controller import PERSON, Seat
+
+    window, app = gui
+    screen, view = start_bandu(app, window, [Seat(PERSON), Seat(PERSON)])
+    pump_until(window, lambda: not view.camera.gliding)
+    piece = next(p for p in view.slots if p.startswith("fir"))
+    (x, y, z), _ = view.slots[piece]
+    sx, sy = screen_point(view, (x, y, z))
+    window.dispatch_event("on_mouse_motion", sx, sy, 0, 0)
+    window.pump(1)
+    click(window, sx, sy)
+    assert view.chosen == piece and view.hovered == piece
+    press_button(window, view, "Cancel")
+    assert view.chosen is None and view.hovered is None and view.hint == ""
+    window.dispatch_event("on_mouse_motion", sx, sy, 0, 0)
+    window.pump(1)
+    assert view.hovered == piece
+    with small_window(window):
+        window.pump(1)
+        assert view.hovered is None

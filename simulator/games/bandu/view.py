@@ -239,11 +239,20 @@ class BanduView(GameView[BanduState]):
         super().layout(x, y, width, height)
         self.views.fit_table(width, height)
         self._layout_hud()
+        self._forget_hover()                     # the table moved under the pointer
+
+    def _forget_hover(self) -> None:
+        """No piece lit by the pointer until it moves again (a resize, a Cancel)."""
+        if self.hovered is not None:
+            self.hovered = None
+            self.hint = ""
+            self.drawing.changed()
 
     # --- acting ----------------------------------------------------------------------------------
     def _choose(self, action: Any) -> None:
         if action is None:
             self.chosen = None
+            self._forget_hover()
             self._refresh_hud()
             self.drawing.changed()
             return
