@@ -20,6 +20,7 @@ from pyglet.window import key
 
 from simulator.app.move_log import MoveLog, runs_of
 from simulator.core.controller import TurnController
+from simulator.core.save_check import refusal_of
 from simulator.core.state import CHANCE, OUTCOME
 from simulator.render import theme
 from simulator.render.game_view import GameView, ViewContext, game_ending
@@ -303,10 +304,8 @@ class GameScreen(Screen):
             return False
         self.save_check = None
         if check.problems:
-            from simulator.core.save_check import refusal_of
-
             where = f"{self.save_source}: " if self.save_source else ""
-            self.app.refuse_loaded_game(self, where + refusal_of(check.problems))
+            self.app.refuse_loaded_game(where + refusal_of(check.problems))
             return True
         self.controller.results_to_check = None
         self.controller.resume()

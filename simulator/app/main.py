@@ -125,7 +125,7 @@ class App:
         if controller.load_notice:           # a loaded save's settings or results, explained
             self.window.top.toast.show(controller.load_notice, seconds=8.0)
 
-    def refuse_loaded_game(self, screen: Any, reason: str) -> None:
+    def refuse_loaded_game(self, reason: str) -> None:
         """A loaded game whose check refused it: closed, the reason said on the menu. Nothing
         was written: the file stays as it was."""
         self.show_menu()                     # closes the game's screen and its controller

@@ -44,6 +44,7 @@ class SavedGamesScreen(ScrollingListScreen):
         self.replays: list[Button] = []
         self.deletes: list[Button] = []
         self.olders: list[Button] = []              # "+N": a game's older files, unfolded
+        self.older_counts: list[int] = []           # each row's "+N" (0: none shown)
         self.summaries: list[storage.SaveSummary] = []
         self.older_rows: list[bool] = []            # a row of a game's older file (indented)
         self.unfolded: set[str] = set()             # the games whose older files are shown
@@ -59,19 +60,16 @@ class SavedGamesScreen(ScrollingListScreen):
             button.delete()
         for detail in self.details:
             detail.delete()
-        self.summaries, self.older_rows, self.olders = [], [], []
+        self.summaries, self.older_rows, self.older_counts = [], [], []
         for game in storage.list_games():
-            self.summaries.append(game.newest)
-            self.older_rows.append(False)
-            self.olders.append(Button(f"+{len(game.others)}", partial(self._toggle_older, game.newest.game_id),
-                                      self.batch, size=11, width=52, height=46))
-            self.olders[-1].set_visible(bool(game.others))
-            if game.newest.game_id in self.unfolded:
-                for other in game.others:
-                    self.summaries.append(other)
-                    self.older_rows.append(True)
-                    self.olders.append(Button("", lambda: None, self.batch, size=11, width=52, height=46))
-                    self.olders[-1].set_visible(False)
+            rows = [game.newest, *(game.others if game.newest.game_id in self.unfolded else ())]
+            self.summaries += rows
+            self.older_rows += [False] + [True] * (len(rows) - 1)
+            self.older_counts += [len(game.others)] + [0] * (len(rows) - 1)
+        # one "+N" a row, so that every column has a button a row (the arrow keys' columns)
+        self.olders = [Button(f"+{count}", partial(self._toggle_older, summary.game_id), self.batch,
+                              size=11, width=52, height=46)
+                       for summary, count in zip(self.summaries, self.older_counts, strict=True)]
         self.entries, self.details, self.replays, self.deletes = [], [], [], []
         for summary in self.summaries:
             self.entries.append(Button(summary.title, partial(self.app.load_game, summary.path),
@@ -128,7 +126,7 @@ class SavedGamesScreen(ScrollingListScreen):
             shown = self.shows(n)
             for item in (entry, replay, delete):
                 item.set_visible(shown)
-            older.set_visible(shown and older.text.text != "")
+            older.set_visible(shown and self.older_counts[n] > 0)
             detail.visible = shown
             if shown:
                 y = self.row_y(top, n)

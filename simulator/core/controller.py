@@ -252,7 +252,7 @@ class TurnController:
     def _outcome_stamps(self) -> list[str | None]:
         """Who judged each outcome, in order: JUDGED_HERE as this version's stamp (asked for
         only now: it names the physics, whose import a game that never saves need not pay)."""
-        here = self._referee_stamp() if self.game.referee_stamp else None
+        here = self._referee_stamp()
         return [here if entry.referee == referees.JUDGED_HERE else entry.referee
                 for entry in self.history if entry.player == OUTCOME]
 

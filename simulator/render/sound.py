@@ -16,15 +16,31 @@ import collections
 import io
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from simulator.render.sound_synthesis import wav_bytes
+from simulator.render.sound_synthesis import rattle, slide, wav_bytes
 
 MAX_VOICES = 12
 VOLUME_STEP = 0.1
 HEARD_KEPT = 200
+VARIANTS = 3                 # throws of the dice and slides of a card made, played in turn
+
+Made = tuple[str, Callable[[], np.ndarray], float]    # (a sound's name, its maker, its gain)
+
+
+def dice_sound(dice: int, turn: int) -> Made:
+    """`dice` dice thrown: one of VARIANTS throws, picked by `turn` (a move's number), for variety."""
+    variant = turn % VARIANTS
+    return f"dice-{dice}-{variant}", partial(rattle, dice, np.random.default_rng(variant)), 1.0
+
+
+def card_sound(turn: int) -> Made:
+    """A card slid onto the table: one of VARIANTS slides, picked by `turn`."""
+    variant = turn % VARIANTS
+    return f"card-{variant}", partial(slide, np.random.default_rng(variant)), 1.0
 
 
 class Sound:

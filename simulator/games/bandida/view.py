@@ -23,9 +23,6 @@ made with Tab, the hint), know where a card may go (spots.py) and say it all in 
 
 from __future__ import annotations
 
-from functools import partial
-
-import numpy as np
 from pyglet import shapes, sprite
 from pyglet.window import key, mouse
 
@@ -36,10 +33,10 @@ from simulator.games.bandida.layers import G_BANNER, G_FELT, G_TEXT
 from simulator.games.bandida.network_drawing import NetworkDrawing
 from simulator.games.bandida.pointer import Pointer
 from simulator.games.bandida.rules import KEEP, PASS, SWAP, BandidaState, Move
-from simulator.render import sound_synthesis
 from simulator.render.game_view import GameView, ViewContext
 from simulator.render.key_targets import CONFIRM_KEYS, tab_step
 from simulator.render.pan_zoom import WHEEL_ZOOM, PanZoom
+from simulator.render.sound import card_sound
 from simulator.render.table_button import TableButton
 from simulator.render.widgets import Area, label, shrink_to_width
 
@@ -375,4 +372,4 @@ def _sound_of(notation: str, ply: int) -> tuple | None:
     """A card slides when one is placed (one of three slides, for variety)."""
     if not notation.startswith("place "):
         return None
-    return f"card-{ply % 3}", partial(sound_synthesis.slide, np.random.default_rng(ply % 3)), 1.0
+    return card_sound(ply)

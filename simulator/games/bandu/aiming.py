@@ -171,9 +171,7 @@ class Aim:
         assert self.held is not None
         right, farther = NUDGE_KEYS[symbol]
         step = FINE_NUDGE_MM if modifiers & key.MOD_SHIFT else NUDGE_MM
-        fx, fy = facing
-        length = math.hypot(fx, fy) or 1.0
-        fx, fy = fx / length, fy / length
+        fx, fy = _unit(facing)
         place = self.held.place
         dx, dy = within_reach(place.x_mm + step * (right * fy + farther * fx),
                               place.y_mm + step * (-right * fx + farther * fy), margin_mm=0.5)
@@ -232,12 +230,16 @@ class Aim:
 TABLE_WARNING = "Released there it touches the table: your tower falls."
 
 
+def _unit(facing: tuple[float, float]) -> tuple[float, float]:
+    """The camera's direction on the table, of length one (the readout's and the arrows')."""
+    length = math.hypot(*facing) or 1.0
+    return facing[0] / length, facing[1] / length
+
+
 def screen_words(x_mm: float, y_mm: float, facing: tuple[float, float]) -> str:
     """An offset on the table (mm) in a viewer's words: how far right or left of the axis and
     how far beyond or before it, for a viewer facing `facing` (a direction on the table)."""
-    fx, fy = facing
-    length = math.hypot(fx, fy) or 1.0
-    fx, fy = fx / length, fy / length
+    fx, fy = _unit(facing)
     right = x_mm * fy - y_mm * fx             # the facing turned a quarter clockwise: right
     farther = x_mm * fx + y_mm * fy
     side = f"{abs(right):.1f} {'right' if right >= 0 else 'left'}"

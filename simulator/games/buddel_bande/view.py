@@ -19,10 +19,8 @@ and say it in words (words.py).
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
-import numpy as np
 from pyglet.window import key, mouse
 
 from simulator.games.buddel_bande import art, words
@@ -45,9 +43,9 @@ from simulator.games.buddel_bande.rules import (
     BuddelState,
 )
 from simulator.games.buddel_bande.turn_log import TurnLog
-from simulator.render import sound_synthesis
 from simulator.render.game_view import GameView, ViewContext
 from simulator.render.key_targets import CONFIRM_KEYS
+from simulator.render.sound import dice_sound
 
 #: the letters and the keys that answer the look, decline, or end the turn after a peek
 ANSWER_KEYS = {key.L: LOOK_UNDER, key.N: NO_LOOK, key.D: DECLINE, key.ENTER: DONE, key.RETURN: DONE,
@@ -185,4 +183,4 @@ def _sound_of(notation: str, ply: int) -> tuple | None:
     """The dice rattle when a roll is recorded (one of three throws, for variety)."""
     if not notation.startswith("roll "):
         return None
-    return f"dice-2-{ply % 3}", partial(sound_synthesis.rattle, 2, np.random.default_rng(ply % 3)), 1.0
+    return dice_sound(2, ply)

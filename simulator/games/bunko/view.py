@@ -18,10 +18,8 @@ the score sheets (score_sheet.py), paint the pictures (art.py) and say it in wor
 from __future__ import annotations
 
 import math
-from functools import partial
 from typing import Any
 
-import numpy as np
 from pyglet import shapes
 from pyglet.window import key, mouse
 
@@ -36,6 +34,7 @@ from simulator.games.bunko.tokens import PlayerTokens
 from simulator.render import sound_synthesis, theme
 from simulator.render.dice import Die
 from simulator.render.game_view import GameView, ViewContext
+from simulator.render.sound import dice_sound
 from simulator.render.tweens import Tween
 from simulator.render.widgets import Area, fit_width, label, shrink_to_width
 
@@ -238,9 +237,7 @@ class BunkoView(GameView[BunkoState]):
         if pending is not self._throw:
             self._throw = pending
             drawing.throw(state, dice.faces, self.tokens.xy[state.roller_seat()])
-            variant = state.rolls % 3           # three throws of three dice, for variety
-            self.play_sound(f"dice-3-{variant}", partial(sound_synthesis.rattle, 3,
-                                                         np.random.default_rng(variant)))
+            self.play_sound(*dice_sound(3, state.rolls))
         if isinstance(pending, pace.RollingDice):
             stage, fraction = pending.stage()
             progress = {"waiting": 0.0, "tumbling": fraction * 0.999, "landed": 1.0}[stage]
