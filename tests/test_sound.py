@@ -143,7 +143,8 @@ def test_a_resting_tower_makes_no_sound(collapse):
 def test_the_window_plays_without_waiting_and_mutes(gui):
     from simulator.render.sound import MAX_VOICES
 
-    window, _ = gui
+    window, app = gui
+    app.finish_warm_up()                     # the audio driver loads with the work ahead
     sound = window.sound
     sound.muted, sound.volume = False, 0.8
     started = time.perf_counter()

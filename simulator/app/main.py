@@ -46,7 +46,7 @@ class App:
         # then opens at once
         from pyglet import clock
 
-        self._warm_up: Iterator[None] | None = _warm_up_games()
+        self._warm_up: Iterator[None] | None = _work_ahead(window)
         clock.schedule_interval(self._warm_up_step, WARM_UP_INTERVAL)
 
     def _warm_up_step(self, dt: float = 0.0) -> None:
@@ -238,7 +238,11 @@ def autosave_for(controller: TurnController, loaded: Path) -> Path:
     return storage.autosave_of(controller.game_id) or storage.new_autosave_path(controller.game_name)
 
 
-def _warm_up_games() -> Iterator[None]:
+def _work_ahead(window: Any) -> Iterator[None]:
+    """What the window does a step a frame while the menu shows: the audio driver (a fifth of a
+    second, never at the first knock), then each game's warm-up (Game.warm_up)."""
+    window.sound.prepare()
+    yield
     for game in registry.playable_games():
         if game.warm_up is not None and game.view is not None:
             try:

@@ -54,8 +54,7 @@ class AppWindow(pyglet.window.Window):
         self.screenshot_dir = screenshot_dir or Path.cwd() / "screenshots"
         self.last_screenshot: Path | None = None
         self._laid_out_for: tuple[int, int] | None = None      # the size the last resize said
-        self.sound = Sound(volume)
-        self.sound.prepare()            # the audio driver now, not at the first knock
+        self.sound = Sound(volume)      # its driver loads with the work ahead (App), not here
         pyglet.clock.schedule_interval(self._tick, 1.0 / FRAME_RATE)
 
     # --- navigation stack --------------------------------------------------------------------------

@@ -10,13 +10,14 @@ frames)` renders a whole outcome's sound off-line (tests: its onsets against the
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache, partial
 from typing import Any
 
 import numpy as np
 
 from simulator.render import sound_synthesis
+from simulator.render.sound import Made
 from simulator.towers.pieces.build import load_piece
 from simulator.towers.pieces.catalogue import BY_ID, kind
 
@@ -41,7 +42,7 @@ def piece_sound(piece: str) -> tuple[float, bool]:
     return size_mm / 1000.0, spec.material.glossy
 
 
-def knock_of(piece: str, gain: float) -> tuple[str, Callable[[], np.ndarray], float]:
+def knock_of(piece: str, gain: float) -> Made:
     """The knock of `piece` at `gain`: (its name, the maker of its samples, the gain to play
     it at); strengths are kept in LEVELS steps, so a piece has few distinct sounds."""
     level = max(1, min(LEVELS, math.ceil(gain * LEVELS)))
@@ -51,7 +52,7 @@ def knock_of(piece: str, gain: float) -> tuple[str, Callable[[], np.ndarray], fl
     return name, partial(sound_synthesis.knock, size, strength, hard), gain
 
 
-def knocks(frame: dict[str, Sequence[float]]) -> list[tuple[str, Callable[[], np.ndarray], float]]:
+def knocks(frame: dict[str, Sequence[float]]) -> list[Made]:
     """The knocks of one frame of the physics, the hardest MAX_KNOCKS_A_FRAME."""
     hits = sorted(((pose[7], piece) for piece, pose in frame.items() if len(pose) > 7 and pose[7] > 0),
                   reverse=True)
@@ -63,7 +64,7 @@ def knocks(frame: dict[str, Sequence[float]]) -> list[tuple[str, Callable[[], np
     return found
 
 
-def placed(piece: str) -> tuple[str, Callable[[], np.ndarray], float]:
+def placed(piece: str) -> Made:
     """A piece set down on the tower: a soft knock."""
     return knock_of(piece, PLACED_GAIN)
 

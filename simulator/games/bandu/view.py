@@ -162,9 +162,8 @@ class BanduView(GameView[BanduState]):
                 self.hint_ghost = None
         else:
             self.aim.take(state.auction.piece)                                       # type: ignore[union-attr]
-        if self.hovered is not None and self.hovered not in self.slots:
-            self.hovered = None                      # a piece taken from under the pointer
-            self.hint = ""
+        if self.hovered not in self.slots:           # a piece taken from under the pointer
+            self._forget_hover()
         if state.phase != "offer" or not self.may_act():
             self.chosen = None
         elif state.variant == "chain":
@@ -242,7 +241,7 @@ class BanduView(GameView[BanduState]):
         self._forget_hover()                     # the table moved under the pointer
 
     def _forget_hover(self) -> None:
-        """No piece lit by the pointer until it moves again (a resize, a Cancel)."""
+        """No piece lit by the pointer until it moves again (a resize, a Cancel, a take)."""
         if self.hovered is not None:
             self.hovered = None
             self.hint = ""
