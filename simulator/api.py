@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from simulator.core.errors import InvalidArgument, SceneError, SettingsError
+from simulator.core.setting_values import whole_argument
 from simulator.core.state import GameState
 from simulator.core.text import shown
 from simulator.towers.physics.tremor import Tremor
@@ -196,8 +197,8 @@ def stand_probability(order: Order | SceneSource, *, foundation: str = "base",
                                        "stand_probability judges one")
     _check_tremor(tremor)
     _check_seed(seed)
-    _check_whole("workers", workers, 1, MAX_WORKERS)
-    _check_whole("trials", trials, 1, study.MAX_TRIALS)
+    whole_argument(workers, "workers", 1, MAX_WORKERS)
+    whole_argument(trials, "trials", 1, study.MAX_TRIALS)
     if seed is not None and seed > MAX_SEED - trials + 1:   # trial t is seeded with seed + t
         raise InvalidArgument("seed", f"seed must be at most 2^63 - {trials} with {trials} trials, "
                                       f"so that every trial's seed is one")
@@ -252,7 +253,7 @@ def new_game(name: str, players: int | None = None, **settings: Any) -> GameStat
     if not game.available:
         raise InvalidArgument("name", f"name: {game.title} is not playable yet")
     if players is not None:
-        _check_whole("players", players, game.info.min_players, game.info.max_players)
+        whole_argument(players, "players", game.info.min_players, game.info.max_players)
     try:
         return game.new_game(players, settings)
     except SettingsError as error:
@@ -318,13 +319,7 @@ def _check_tremor(tremor: Tremor | None) -> None:
 
 def _check_seed(seed: int | None) -> None:
     if seed is not None:
-        _check_whole("seed", seed, 0, MAX_SEED)
-
-
-def _check_whole(argument: str, value: Any, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        wanted = f"{low}" if low == high else f"a whole number from {low} to {high}"
-        raise InvalidArgument(argument, f"{argument} must be {wanted}, not {shown(value, 30)}")
+        whole_argument(seed, "seed", 0, MAX_SEED)
 
 
 def _verdict(report: TowerReport) -> TowerVerdict:

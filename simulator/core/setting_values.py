@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from simulator.core.errors import SettingsError
+from simulator.core.errors import InvalidArgument, SettingsError
 from simulator.core.text import shown
 
 YES = ("on", "yes", "true", "1")
@@ -34,11 +34,23 @@ def flag(value: Any, name: str) -> bool:
     raise SettingsError(f"{name} must be on or off, not {shown(value, 20)}")
 
 
-def whole(value: Any, name: str, low: int, high: int) -> int:
-    """A whole number from `low` to `high` (a bool is not one), else a ValueError in one line."""
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {shown(value, 30)}")
+def whole(value: Any, name: str, low: int, high: int | None = None) -> int:
+    """A whole number from `low` to `high` (None: no top; a bool is not one), else a
+    ValueError in one line."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < low \
+            or (high is not None and value > high):
+        wanted = (f"a whole number of at least {low}" if high is None else
+                  str(low) if low == high else f"a whole number from {low} to {high}")
+        raise ValueError(f"{name} must be {wanted}, not {shown(value, 30)}")
     return value
+
+
+def whole_argument(value: Any, name: str, low: int, high: int | None = None) -> int:
+    """`whole` for a library call's argument: its refusal an InvalidArgument naming it."""
+    try:
+        return whole(value, name, low, high)
+    except ValueError as error:
+        raise InvalidArgument(name, str(error)) from None
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 from simulator.core import registry
 from simulator.core.controller import PERSON, Seat, TurnController
 from simulator.core.errors import IllegalAction, InvalidArgument, SettingsError
+from simulator.core.setting_values import whole_argument
 from simulator.core.state import CHANCE, Action, GameState
 from simulator.core.text import printable, shown
 
@@ -99,12 +100,6 @@ def decode_observation(observation: Any) -> dict[str, Any]:
     return decoded
 
 
-def _whole_number(name: str, value: Any, low: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise InvalidArgument(name, f"{name} must be a whole number of at least {low}, not {shown(value)}")
-    return value
-
-
 class GameAEC(AECEnv):
     """One game of a registered game as a PettingZoo AEC environment (the module's docstring
     says what its agents, actions, observations and rewards are)."""
@@ -127,8 +122,8 @@ class GameAEC(AECEnv):
             raise SettingsError(f"the game is named by its registry name, not {shown(game_name)}")
         self.game = registry.get_game(game_name)
         self.settings = dict(settings or {})
-        self.max_actions = _whole_number("max_actions", max_actions, 1)
-        self.observation_bytes = _whole_number("observation_bytes", observation_bytes, 1)
+        self.max_actions = whole_argument(max_actions, "max_actions", 1)
+        self.observation_bytes = whole_argument(observation_bytes, "observation_bytes", 1)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise InvalidArgument("render_mode", f"render_mode must be None or one of "
                                   f"{', '.join(RENDER_MODES)}, not {shown(render_mode)}")
