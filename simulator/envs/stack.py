@@ -23,32 +23,26 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from simulator.core.quiet_output import import_quietly
-
-# the referee imports the physics, and PyBullet prints its build time when first imported:
-# importing this module prints nothing
-import_quietly("simulator.games.bandu.referee")
-
-from simulator.core.controller import Seat, TurnController  # noqa: E402
-from simulator.core.outcomes import ThreadResolver  # noqa: E402
-from simulator.core.state import TERMINAL  # noqa: E402
-from simulator.games.bandu import GAME  # noqa: E402
-from simulator.games.bandu.attempts import tower_height_mm  # noqa: E402
-from simulator.games.bandu.builder import resting_faces  # noqa: E402  (placement.py's)
-from simulator.games.bandu.practice import PRACTICE_TREMOR  # noqa: E402
-from simulator.games.bandu.referee import (  # noqa: E402
+from simulator.core.controller import Seat, TurnController
+from simulator.core.outcomes import ThreadResolver
+from simulator.core.state import TERMINAL
+from simulator.games.bandu import GAME
+from simulator.games.bandu.attempts import tower_height_mm
+from simulator.games.bandu.builder import resting_faces  # placement.py's
+from simulator.games.bandu.practice import PRACTICE_TREMOR
+from simulator.games.bandu.referee import (  # the physics, PyBullet imported silenced
     NO_TREMOR,
     PhysicsReferee,
     Tremor,
     most_stable_orientation,
     tower_axes,
 )
-from simulator.games.bandu.rotations import (  # noqa: E402
+from simulator.games.bandu.rotations import (
     euler_quaternion,
     quat_multiply,
     rotation_matrix,
 )
-from simulator.games.bandu.rules import (  # noqa: E402
+from simulator.games.bandu.rules import (
     BUILDING_PIECES,
     FLOOR_MM,
     REACH_MM,
