@@ -239,8 +239,8 @@ def autosave_for(controller: TurnController, loaded: Path) -> Path:
 
 
 def _work_ahead(window: Any) -> Iterator[None]:
-    """What the window does a step a frame while the menu shows: the audio driver (a fifth of a
-    second, never at the first knock), then each game's warm-up (Game.warm_up)."""
+    """What the window does a step a frame while the menu shows: the audio driver (so it never
+    loads at the first knock), then each game's warm-up (Game.warm_up)."""
     window.sound.prepare()
     yield
     for game in registry.playable_games():

@@ -3,8 +3,9 @@ background.
 
 A save records every outcome it holds (a physics result: which towers fell, how each piece lies);
 a load has the game's referee work those out again and refuses a save whose results differ
-(TurnController.from_save_dict). Working out a physics result takes a good part of a second, so
-a long game's check takes seconds: the window opens the game at once, paused, and checks its
+(TurnController.from_save_dict). Each result worked out again costs what the game's physics
+cost (docs/MEASUREMENTS.md), so a long game's check takes seconds: the window opens the game at
+once, paused, and checks its
 results here, in helper processes, while it draws (`BackgroundCheck`): "checking move k of n",
 then play starts, or the game closes with the reason and the file stays as it was.
 

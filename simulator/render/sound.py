@@ -102,7 +102,7 @@ class Sound:
         return sum(ends > now for _, ends in self._players)
 
     def prepare(self) -> None:
-        """Load pyglet's media and its audio driver now (a fifth of a second), so that the first
+        """Load pyglet's media and its audio driver now (see docs/MEASUREMENTS.md), so that the first
         sound played never holds a frame up."""
         media = self._load_media()
         if media is not None:

@@ -91,7 +91,7 @@ def _referee_stamp() -> str:
 
 def _warm_up() -> Iterator[None]:
     """Import the physics, then work out how each piece of the set lies in the reserve (its
-    resting faces), a piece a step: a second or so in all, for the window's first Bandu game."""
+    resting faces), a piece a step, for the window's first Bandu game."""
     from simulator.games.bandu import referee  # noqa: F401  (the physics)
 
     yield
