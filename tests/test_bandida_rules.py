@@ -762,3 +762,16 @@ def test_a_finished_game_says_why_it_ended_as_a_code_and_fields():
     nothing = position(TIGHT, hands=[["At"], ["Ab"]], pool=["Ab"], early_loss=False).ending()
     assert nothing is not None and nothing.code == "nothing_fits"
     assert position(TIGHT, hands=[["At", "At", "Ab"]], pool=["Ae+Ab"], early_loss=False).ending() is None
+
+
+def test_cards_are_named_by_what_they_do_not_by_their_edge_names():
+    """The play-test: the log said 'placed tunnel (A-top)'; edge names are the notation's."""
+    from simulator.games.bandida.words import describe_move
+
+    titles = {kind.code: kind.title() for kind in KINDS}
+    assert not any(edge in title for title in titles.values() for edge in ("A-", "B-", "(At", "Ae"))
+    assert describe_move("place At 0,1 r0") == "placed a dead end"
+    assert describe_move("place Ae+Be 2,0 r0") == "placed a straight tunnel"
+    assert describe_move("place Ae+Ab+Bb 2,0 r0") == "placed a 3-way tunnel"
+    assert describe_move("discard Ae+At") == "discarded a dead end of 2 openings"
+    assert titles["dynamite:Ab+Bb"] == "dynamite (a bent tunnel)"

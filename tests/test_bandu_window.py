@@ -443,7 +443,7 @@ def test_the_auction_bar_fits_a_small_window(gui):
         # on two lines where the narrower panel needs them
         detail = screen.seat_details[1].text
         assert "…" not in detail
-        assert detail.replace("\n", " · ") == "Computer, easy · 5 beans · 0 pieces"
+        assert detail.replace("\n", " · ") == "Computer, Easy · 5 beans · 0 pieces"
 
 
 def test_a_ring_is_picked_by_clicking_its_hole(gui):
@@ -581,7 +581,7 @@ def test_a_window_made_small_mid_game_refits_the_whole_table(gui):
             screen_point(view, (place.axis[0], place.axis[1], 0.0))
         detail = screen.seat_details[2]
         assert "…" not in detail.text and detail.text.replace("\n", " · ") == \
-            "Computer, medium · 5 beans · 0 pieces"
+            "Computer, Medium · 5 beans · 0 pieces"
 
 
 def test_solo_speaks_of_taking_pieces_not_of_auctions_or_beans(gui):
@@ -745,3 +745,25 @@ def test_a_lit_piece_goes_dark_after_cancel_and_a_resize(gui):
     with small_window(window):
         window.pump(1)
         assert view.hovered is None
+
+
+@pytest.mark.parametrize("seats", [3, 8])
+def test_at_the_smallest_size_the_panel_folds_the_key_help_before_it_cuts_the_prompt(gui, seats):
+    """The play-test: at 800 x 560 a placement's prompt was cut ('turn (Q/E, R/F, Z/C),...').
+    The key help (in the Help dialog) goes first, then the seat's name (its row is marked);
+    the prompt itself is whole, with 3 seats and with 8 in compact rows."""
+    from simulator.core.controller import PERSON, Seat
+    from simulator.render.widgets import without_asides
+
+    window, app = gui
+    with small_window(window):
+        app.start_game("bandu", {}, [Seat(PERSON)] * seats, seed=4)
+        screen = window.top
+        controller = screen.controller
+        while controller.state.phase != "place":
+            controller.submit(controller.state.legal_actions()[0])
+        window.pump(3)
+        shown = screen.status.text
+        assert "…" not in shown and without_asides(screen.view.prompt()) in shown, shown
+        assert screen.status.y - screen.status.content_height >= screen.text_floor - 1
+        app.show_menu()

@@ -405,3 +405,33 @@ def test_in_the_smallest_window_the_title_fits_the_narrower_panel(gui):
         window.set_size(1280, 800)
         window.dispatch_event("on_resize", 1280, 800)
         window.pump(1)
+
+
+def test_ones_own_moles_stay_marked_after_the_first_round(gui):
+    """The play-test: with "Own moles: known from the start" the marks on one's own moles went
+    after the first round, and nothing said one had to remember them. They stay, all game."""
+    from simulator.core.controller import COMPUTER, PERSON, Seat
+
+    window, app = gui
+    screen = _start(app, window, [Seat(PERSON), Seat(COMPUTER, "mcts:easy")], seed=5)
+    controller, view = screen.controller, screen.view
+    assert controller.state.know_own
+    moved = set()
+    for _ in range(40):
+        if controller.state.turns >= 5 and moved:
+            break
+        wait_for_person(window, screen)
+        window.pump(1)
+        action, x, y, _ = view.pointer.targets[0]
+        click(window, x, y)
+        if action.kind == "mole":
+            moved.add(action.a)
+        if _phase(screen) == "look":
+            click_on(window, view.card.buttons["no-look"])
+    wait_for_person(window, screen)
+    window.pump(2)
+    state = controller.state
+    assert state.turns >= 5 and moved
+    marked = {m for m in range(len(state.pos)) if view.animals.own_marks[m].visible}
+    own = {m for m in range(len(state.pos)) if state.clan[m] == 0 and state.pos[m] != IN_DEN}
+    assert marked == own and own

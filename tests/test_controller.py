@@ -260,3 +260,10 @@ def test_a_result_that_cannot_be_worked_out_is_tried_three_times_then_the_move_m
     assert FailingResolver.calls == 3 and c.stuck is not None
     assert "could not be worked out" in c.stuck and "RuntimeError" in c.stuck
     assert c.can_undo() and c.undo() and c.stuck is None and c.ply() == 0
+
+
+def test_a_computer_seat_is_named_by_its_games_level_label_and_bunkos_by_computer_alone():
+    tanbo = TurnController("tanbo", seats=[Seat(PERSON, name="Ann"), Seat(COMPUTER, "mcts:strong")])
+    assert [tanbo.who_plays(s) for s in (0, 1)] == ["Ann", "Computer, Strong"]
+    bunko = TurnController("bunko", seats=[Seat(PERSON), Seat(COMPUTER, "mcts:ghost"), Seat(COMPUTER, "mcts"), Seat(PERSON)])
+    assert [bunko.who_plays(s) for s in (1, 2)] == ["Computer", "Computer (mcts)"]   # never "Ghost"

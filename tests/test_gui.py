@@ -359,3 +359,24 @@ def test_a_view_lets_a_person_act_only_on_their_turn_with_the_table_shown(gui):
     view.enabled = True
     screen.controller.submit(screen.controller.state.legal_actions()[0])
     assert not view.may_act()                     # the computer's turn
+
+
+def test_a_mesh_is_read_the_same_by_the_fast_reader_as_line_by_line():
+    """read_obj parses the numbers a kind of line at a time: for every piece the same arrays as
+    reading the file line by line, and a polygon with `//` normals becomes a fan of triangles."""
+    from simulator.render.gpu_meshes import read_obj
+    from simulator.towers.pieces.build import load_piece
+    from simulator.towers.pieces.catalogue import BY_ID
+
+    for piece in BY_ID:
+        text = load_piece(piece).visual_path.read_text(encoding="utf-8")
+        rows = [line.split() for line in text.splitlines()]
+        positions = np.array([r[1:4] for r in rows if r and r[0] == "v"], np.float32)
+        normals = np.array([r[1:4] for r in rows if r and r[0] == "vn"], np.float32)
+        faces = [[int(w.split("/")[0]) - 1 for w in r[1:]] for r in rows if r and r[0] == "f"]
+        fan = np.array([(f[0], f[k], f[k + 1]) for f in faces for k in range(1, len(f) - 1)], np.uint32)
+        mesh = read_obj(text)
+        assert np.array_equal(mesh.positions, positions) and np.array_equal(mesh.normals, normals)
+        assert np.array_equal(mesh.indices, fan.reshape(-1)), piece
+    square = read_obj("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n" + "vn 0 0 1\n" * 4 + "f 1//1 2//2 3//3 4//4\n")
+    assert square.indices.tolist() == [0, 1, 2, 0, 2, 3]

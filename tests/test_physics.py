@@ -265,3 +265,26 @@ def test_the_benchmark_scales_each_tower_by_the_column_measured_in_the_same_run(
     quick = {"tower_20": {"chosen": {"build_rtf": 5.0}}}  # --quick measures no column
     _add_reference_figures(quick)
     assert "build_rtf_at_reference" not in quick["tower_20"]["chosen"]
+
+
+def test_a_triangular_face_is_measured_as_qhull_measures_it():
+    """resting_faces works a triangle's margin and area out directly (a curved piece's hull is
+    mostly triangles): the same as Qhull's for random triangles around and beside the origin."""
+    from scipy.spatial import ConvexHull
+
+    from simulator.towers.physics.placement import _margin_and_area
+
+    rng = np.random.default_rng(4)
+    inside = 0
+    for _ in range(400):
+        flat = rng.uniform(-0.02, 0.02, (3, 2))
+        hull = ConvexHull(flat)
+        margin = float(np.min(-hull.equations[:, 2]))
+        found = _margin_and_area(flat)
+        if margin <= 0:
+            assert found is None
+            continue
+        inside += 1
+        assert found is not None
+        assert found[0] == pytest.approx(margin, rel=1e-9) and found[1] == pytest.approx(hull.volume, rel=1e-9)
+    assert inside > 40

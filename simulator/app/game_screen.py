@@ -340,8 +340,8 @@ class GameScreen(Screen):
         for seat, (name, detail) in enumerate(zip(self.seat_names, self.seat_details, strict=True)):
             text = self.info.seat_name(seat)
             if self.compact and controller.seats[seat].is_computer:
-                text += f" · {controller.seats[seat].describe().removeprefix('Computer, ')}"
-            line = " · ".join(filter(None, [controller.seats[seat].describe(),
+                text += f" · {controller.who_plays(seat).removeprefix('Computer, ')}"
+            line = " · ".join(filter(None, [controller.who_plays(seat),
                                             "" if private else self.view.seat_detail(seat)]))
             if self._seat_texts[seat] != (text, line):   # cut to fit only when they change:
                 self._seat_texts[seat] = (text, line)     # a cut text differs from what was asked
@@ -360,7 +360,9 @@ class GameScreen(Screen):
         hint = "" if private else self.view.hint
         if status != self._shown_status or hint != self._shown_hint:
             self._shown_status, self._shown_hint = status, hint
-            fit_text(self.status, status, self.text_floor)
+            # short of room, the turn is told by the marker on its seat and the bar's title
+            fit_text(self.status, status, self.text_floor,
+                     *([self.view.prompt()] if controller.is_person_turn() and self.view.prompt() else []))
             self.hint.y = self.status.y - self.status.content_height - 10
             fit_text(self.hint, hint, self.text_floor)
             top = self.hint.y - (self.hint.content_height + 12 if hint else 0)

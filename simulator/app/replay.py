@@ -373,7 +373,7 @@ class ReplayScreen(Screen):
         for seat, (name, detail) in enumerate(zip(self.seat_names, self.seat_details, strict=True)):
             fit_width(name, seat_name(seat), self.column_width)
             detail_words = self.view.seat_detail(seat) if self._identified else ""
-            line = " · ".join(filter(None, [replay.seats[seat].describe(), detail_words]))
+            line = " · ".join(filter(None, [replay.who_plays(seat), detail_words]))
             fit_width(detail, line, self.column_width)
         player = replay.current_player()
         self.turn_marker.visible = 0 <= player < len(self.seat_names) and not replay.is_over()

@@ -28,6 +28,7 @@ import random
 import tempfile
 import time
 import uuid
+from collections.abc import Mapping
 from concurrent.futures import BrokenExecutor, Executor, Future, ThreadPoolExecutor
 from concurrent.futures import wait as futures_wait
 from dataclasses import asdict, dataclass, replace
@@ -36,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from simulator.core import referees, registry
-from simulator.core.agents import Agent
+from simulator.core.agents import Agent, Strength
 from simulator.core.errors import IllegalAction, SaveError, SettingsError
 from simulator.core.json_file import read_json_file
 from simulator.core.outcomes import OutcomeResolver, PendingOutcome
@@ -68,9 +69,14 @@ class Seat:
     def is_computer(self) -> bool:
         return self.kind == COMPUTER
 
-    def describe(self) -> str:
+    def describe(self, strengths: Mapping[str, Strength] | None = None) -> str:
+        """'Computer, Strong', or 'Computer' where the game has one level (Bunko's computer player
+        only rolls), or the person's name; `strengths` are the game's levels, for their labels."""
         if self.is_computer:
             level = (self.agent or "mcts").partition(":")[2]
+            known = strengths or {}
+            if level in known:
+                return "Computer" if len(known) == 1 else f"Computer, {known[level].label}"
             return f"Computer, {level}" if level else f"Computer ({self.agent})"
         return self.name or "Person"
 
@@ -158,6 +164,10 @@ class TurnController:
     @property
     def game_name(self) -> str:
         return self.info.name
+
+    def who_plays(self, seat: int) -> str:
+        """Who plays the seat, in the game's words: 'Computer, Strong', 'Person', a name."""
+        return self.seats[seat].describe(self.game.strengths)
 
     def current_player(self) -> int:
         return self.state.current_player()

@@ -7,6 +7,7 @@ mouse handling is hit-testing in window pixels.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Literal
 
@@ -39,14 +40,26 @@ def label(text: str, x: float = 0, y: float = 0, size: float = 14, batch: Batch 
         weight="bold" if bold else "normal", width=width, multiline=multiline, align=align)
 
 
-def fit_text(text_label: pyglet.text.Label, text: str, floor: float) -> None:
-    """Set a top-anchored multiline label's text, shortened with an ellipsis so that it ends
-    above `floor` (window pixels): text never runs over what lies below it."""
+def without_asides(text: str) -> str:
+    """The text without its parenthesized asides: a prompt's key help ('turn (Q/E, R/F), click'
+    -> 'turn, click'), which the Help dialog keeps whole."""
+    return re.sub(r" ?\([^()]*\)", "", text)
+
+
+def fit_text(text_label: pyglet.text.Label, text: str, floor: float, *shorter: str) -> None:
+    """Set a top-anchored multiline label's text so that it ends above `floor` (window pixels):
+    where it is too long its asides (the key help) go first, then the `shorter` wordings in
+    turn, then words from the end of the shortest, with an ellipsis; text never runs over what
+    lies below it."""
     if text_label.text != text:
         text_label.text = text
     room = text_label.y - floor
     if text_label.content_height <= room:
         return
+    for wording in (without_asides(text), *map(without_asides, shorter)):
+        text_label.text = text = wording
+        if text_label.content_height <= room:
+            return
     words = text.split(" ")
     while len(words) > 1 and text_label.content_height > room:
         words = words[:-1]
@@ -283,6 +296,8 @@ class Overlay:
     def __init__(self, batch: Batch, title: str, body: str, width: float = 640, body_size: float = 12.5) -> None:
         self.visible = False
         self._laid_out: tuple[float, float, Area | None] = (800.0, 600.0, None)
+        self._stale = True               # laid out for a size it no longer has (while hidden)
+        self.visible = False
         self.panel_width = width
         self.dim = shapes.Rectangle(0, 0, 10, 10, color=(0, 0, 0, 150), batch=batch, group=OVERLAY)
         self.panel = shapes.RoundedRectangle(0, 0, width, 200, radius=14, segments=8,
@@ -317,6 +332,13 @@ class Overlay:
             self.pages, self.page = [body], 0
 
     def layout(self, width: float, height: float, keep_in_sight: Area | None = None) -> None:
+        """Fit the dialog to the window; a hidden one only notes the size and is fitted when it
+        shows (the help's pages cost a screen's opening a tenth of a second to work out)."""
+        self._laid_out = (width, height, keep_in_sight)
+        if not self.visible:
+            self._stale = True
+            return
+        self._stale = False
         self.dim.width, self.dim.height = width, height
         panel_w = min(self.panel_width, width - 40)
         self.body.width = int(panel_w - 60)
@@ -350,7 +372,6 @@ class Overlay:
         self.page_note.text = (f"page {self.page + 1} of {len(self.pages)}: wheel or Page Up / Page Down"
                                if len(self.pages) > 1 else "")
         self.page_note.position = (x0 + panel_w - 24, y0 + buttons_h + 6, 0)
-        self._laid_out = (width, height, keep_in_sight)
 
     def _paginate(self, room: float) -> list[str]:
         """The body's lines in pages that each fit `room` pixels at the current size (a line that
@@ -378,6 +399,8 @@ class Overlay:
 
     def set_visible(self, visible: bool) -> None:
         self.visible = visible
+        if visible and self._stale:
+            self.layout(*self._laid_out)
         for item in (self.dim, self.panel, self.title, self.body, self.page_note):
             item.visible = visible
         for button in self.buttons:

@@ -24,8 +24,6 @@ from dataclasses import dataclass
 from functools import cache
 
 EDGES = ("Ae", "At", "Ab", "Be", "Bt", "Bb")
-EDGE_NAMES = {"Ae": "A-end", "At": "A-top", "Ab": "A-bottom", "Be": "B-end", "Bt": "B-top",
-              "Bb": "B-bottom"}
 # direction of each edge at rotation 0, and the cell (0 = A, 1 = B) it belongs to
 EDGE_DIRECTION = {"Ae": 2, "At": 1, "Ab": 3, "Be": 0, "Bt": 1, "Bb": 3}
 EDGE_CELL = {"Ae": 0, "At": 0, "Ab": 0, "Be": 1, "Bt": 1, "Bb": 1}
@@ -87,13 +85,22 @@ class Kind:
         return self.shape
 
     def title(self) -> str:
-        """Words for people: 'dynamite (A-bottom, B-bottom)', 'the ladder'."""
+        """Words for people, by what the card does to the network: 'a dead end', 'a straight
+        tunnel', 'a 3-way tunnel', 'dynamite (a straight tunnel)', 'the ladder'. The edge names
+        (A-top, ...) stay in the notation, which players never need to read."""
         names = {ALARM1: "alarm 1", ALARM2: "alarm 2", LADDER: "the ladder",
                  SUPER: "Bandido's super card", CELL: "Bandida's cell"}
         if self.icon in names:
             return names[self.icon]
-        tunnels = ", ".join(EDGE_NAMES[e] for e in self.shape.split("+"))
-        return f"{self.icon} ({tunnels})" if self.icon else f"tunnel ({tunnels})"
+        return f"{self.icon} ({self.tunnel_words()})" if self.icon else self.tunnel_words()
+
+    def tunnel_words(self) -> str:
+        edges = self.shape.split("+")
+        if all(EDGE_CELL[e] == 0 for e in edges):     # nothing reaches the B half: it closes
+            return "a dead end" if len(edges) == 1 else f"a dead end of {len(edges)} openings"
+        if len(edges) == 2:
+            return "a straight tunnel" if self.shape == "Ae+Be" else "a bent tunnel"
+        return f"a {len(edges)}-way tunnel"
 
 
 def _build_kinds() -> tuple[Kind, ...]:

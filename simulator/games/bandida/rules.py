@@ -591,7 +591,7 @@ class BandidaState(GameState[Move]):
             kind = self.placed[index][0]
             self._remove_card(index)
             self.removed.append(kind)
-            self.event = f"Dynamite! {KINDS[kind].title()} at {action.x},{action.y} is blown up."
+            self.event = f"Dynamite! The card at {action.x},{action.y} ({KINDS[kind].title()}) is blown up."
             self._refill()
         elif verb == "discard":
             seat = self.actor

@@ -123,7 +123,7 @@ def result_text(state: BandidaState) -> str:
 
 
 def tally(kinds: list[int], most: int = 8) -> str:
-    """'tunnel (A-end) x2; alarm 1; ...': each kind once, in the order first met, with its count."""
+    """'a dead end x2; alarm 1; ...': each kind once, in the order first met, with its count."""
     counts: dict[int, int] = {}
     for kind in kinds:
         counts[kind] = counts.get(kind, 0) + 1
@@ -134,7 +134,8 @@ def tally(kinds: list[int], most: int = 8) -> str:
 def card_hint(kind: int) -> str:
     """A hand card under the mouse: its name and what its icon does."""
     effect = _EFFECTS.get(KINDS[kind].icon, "")
-    return KINDS[kind].title() + (f": {effect}." if effect else ".")
+    name = KINDS[kind].title()
+    return name[0].upper() + name[1:] + (f": {effect}." if effect else ".")
 
 
 def held_hint(shown: int, every: int, other_side_fits: bool) -> str | None:

@@ -1,7 +1,7 @@
 """Buddel Bande's moles and dog on the board: each mole with its shadow (all alike from above,
 only their sizes differ), turned over once home in its den (its clan's picture), the viewer's
-own moles marked on the haystack in the first round (they placed them), and Daniel the dog
-beside his hole. An animal glides to its new place, catching up with it a little more every frame.
+own moles marked wherever they go (with "Own moles: known from the start": they placed them),
+and Daniel the dog beside his hole. An animal glides to its new place, catching up with it a little more every frame.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pyglet.graphics import Batch
 from simulator.games.buddel_bande import art
 from simulator.games.buddel_bande.board import DOG_WIDTH, MOLE_WIDTH, Board
 from simulator.games.buddel_bande.layers import G_DOG, G_MARKS, G_MOLE_SHADOW, G_MOLES
-from simulator.games.buddel_bande.rules import CLANS, HAYSTACK, IN_DEN, BuddelState
+from simulator.games.buddel_bande.rules import CLANS, IN_DEN, BuddelState
 from simulator.games.buddel_bande.sprites import fit, picture_sprite
 from simulator.render.tweens import lerp
 
@@ -49,7 +49,7 @@ class Animals:
         goals = [board.mole_xy(state, m) for m in range(len(state.pos))]
         if self.drawn is None or len(self.drawn) != len(goals):
             self.drawn = list(goals)
-        first_round = state.know_own and viewer is not None and state.turns < state.num_players
+        own_known = state.know_own and viewer is not None    # the viewer placed them: always marked
         for mole in range(len(state.pos), len(self.moles)):      # not on the haystack yet
             self.moles[mole].visible = self.mole_shadows[mole].visible = False
             self.turned[mole].visible = self.own_marks[mole].visible = False
@@ -61,7 +61,7 @@ class Animals:
             if home:
                 turned.image = art.image(CLANS[state.clan[mole]])
             mark = self.own_marks[mole]
-            mark.visible = bool(first_round and state.clan[mole] == viewer and state.pos[mole] == HAYSTACK)
+            mark.visible = bool(own_known and state.clan[mole] == viewer and not home)
             if mark.visible:
                 mark.image = art.image(CLANS[state.clan[mole]])
             self._place_mole(mole, *self.drawn[mole], state, board)

@@ -8,7 +8,8 @@ person's clicks through the controller. While a person moves, the moles and dog 
 move are lit; the hovered one shows where it would go. A look is shown only to the person who
 looks (the game screen hides the table between people at one machine); like players at a real
 table, people remember what they saw: the board never marks clans, except the viewer's own
-moles during the first round (they placed them) and the moles in the dens (turned over).
+moles with "Own moles: known from the start" (they placed them; marked all game) and the moles in
+the dens (turned over).
 
 This module is the board's layout, clock and input; its parts fit the board and say where
 things lie on it (board.py), draw the board itself (meadow.py), the moles and the dog

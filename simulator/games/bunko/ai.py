@@ -7,5 +7,5 @@ from __future__ import annotations
 
 from simulator.core.agents import MCTSAgent, Strength
 
-STRENGTHS = {"ghost": Strength("ghost", "Ghost", lambda: MCTSAgent(iterations=1))}
+STRENGTHS = {"ghost": Strength("ghost", "Computer", lambda: MCTSAgent(iterations=1))}
 DEFAULT_STRENGTH = "ghost"

@@ -84,7 +84,7 @@ class ScoreSheet:
                                                    color=art.SHEET_ROW, batch=self.batch, group=G_SHEET))
             sheet = state.sheet(seat)
             table = state.table_of(seat)[0] + 1
-            who = self.controller.seats[seat].describe()
+            who = self.controller.who_plays(seat)
             values = [str(places[seat]), self.controller.info.seat_name(seat), *([] if compact else [who]), str(sheet["wins"]),
                       str(sheet["losses"]), str(sheet["bunkos"]), str(sheet["points"]), str(table)]
             size = max(8.5, min(12.0, row_h * 0.5))

@@ -38,16 +38,22 @@ class RestingFace:
     area_mm2: float
 
 
+def _cross(a: np.ndarray | list[float], b: np.ndarray | list[float]) -> np.ndarray:
+    """np.cross of two 3-vectors written out (the same sums): numpy's general one costs more
+    than the arithmetic, and a piece's hull asks for thousands."""
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
+
+
 def _quaternion_turning(a: np.ndarray, b: np.ndarray) -> Quat:
     """The shortest rotation taking unit vector a to unit vector b."""
     dot = float(np.dot(a, b))
     if dot < -1 + 1e-9:  # opposite: half a turn about any axis perpendicular to a
-        axis = np.cross(a, [1.0, 0, 0])
+        axis = _cross(a, [1.0, 0, 0])
         if np.linalg.norm(axis) < 1e-6:
-            axis = np.cross(a, [0, 1.0, 0])
+            axis = _cross(a, [0, 1.0, 0])
         axis /= np.linalg.norm(axis)
         return (float(axis[0]), float(axis[1]), float(axis[2]), 0.0)
-    cross = np.cross(a, b)
+    cross = _cross(a, b)
     q = np.array([cross[0], cross[1], cross[2], 1 + dot])
     x, y, z, w = (float(v) for v in q / np.linalg.norm(q))
     return x, y, z, w
@@ -68,26 +74,46 @@ def resting_faces(piece_id: str) -> tuple[RestingFace, ...]:
         normal, offset = equation[:3], equation[3]
         height = -offset
         on_face = points[np.abs(points @ normal + offset) < 1e-7]
-        u = np.cross(normal, [0, 0, 1.0] if abs(normal[2]) < 0.9 else [1.0, 0, 0])
+        u = _cross(normal, [0, 0, 1.0] if abs(normal[2]) < 0.9 else [1.0, 0, 0])
         u /= np.linalg.norm(u)
-        v = np.cross(normal, u)
+        v = _cross(normal, u)
         flat = np.column_stack([on_face @ u, on_face @ v])
-        if len(flat) < 3:
+        outline = _margin_and_area(flat)
+        if outline is None:
             continue
-        try:
-            polygon = ConvexHull(flat)
-        except Exception:  # a degenerate (sliver) face
-            continue
-        # the centre of mass projects to (0, 0) in (u, v); distances to the edges (inside > 0)
-        margin = float(np.min(-polygon.equations[:, 2]))
-        if margin <= 0:
-            continue
+        margin, area = outline
         faces.append(RestingFace(vec3(normal),
                                  _quaternion_turning(normal, np.array([0, 0, -1.0])),
                                  float(height), math.degrees(math.atan2(margin, height)),
-                                 float(polygon.volume) * 1e6))
+                                 area * 1e6))
     faces.sort(key=lambda f: (-round(f.tipping_angle_deg, 6), round(f.com_height_m, 7)))
     return tuple(faces)
+
+
+def _margin_and_area(flat: np.ndarray) -> tuple[float, float] | None:
+    """A face's outline in its own plane, the centre of mass projected to (0, 0): the distance
+    from there to the nearest edge and the face's area, or None where the centre of mass falls
+    outside it (or on an edge) or the face is a sliver. A triangle (most faces of a curved
+    piece's hull) is worked out directly, a larger face by its convex hull."""
+    if len(flat) < 3:
+        return None
+    if len(flat) == 3:
+        a, b, c = flat
+        doubled = float((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]))
+        if abs(doubled) < 1e-18:
+            return None
+        corners = (a, b, c) if doubled > 0 else (a, c, b)     # counter-clockwise
+        margin = math.inf
+        for p, q in zip(corners, corners[1:] + corners[:1], strict=True):
+            edge = q - p      # the origin's distance to the left of the edge (inside > 0)
+            margin = min(margin, float(edge[1] * p[0] - edge[0] * p[1]) / math.hypot(*edge))
+        return (margin, abs(doubled) / 2) if margin > 0 else None
+    try:
+        polygon = ConvexHull(flat)
+    except Exception:  # a degenerate (sliver) face
+        return None
+    margin = float(np.min(-polygon.equations[:, 2]))
+    return (margin, float(polygon.volume)) if margin > 0 else None
 
 
 def most_stable_orientation(piece_id: str) -> Quat:
