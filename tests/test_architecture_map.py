@@ -1,52 +1,30 @@
-"""docs/ARCHITECTURE.md's map of simulator/ is true: every module it names at the head of a line
-is there, in the folder it is listed under, and every module there is named in its folder's part
-of the map (a new module without a line in the map fails here)."""
+"""docs/ARCHITECTURE.md's map of simulator/ is made from the code (tools/module_map.py, a MkDocs
+hook), so it cannot drift: the page holds the map's marker, the map names every module of the
+package, and every module says in its docstring what it is (an empty line in the map fails)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
+import tool_module
+
 ROOT = Path(__file__).resolve().parent.parent
+module_map = tool_module.load("module_map")
 
 
-def _map_by_folder() -> dict[str, tuple[set[str], str]]:
-    """folder (relative to simulator/) -> (modules heading a line, the folder's whole text)."""
-    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
-    block = text.split("```")[1]
-    parts: dict[str, tuple[set[str], str]] = {"": (set(), "")}
-    folder = ""
-    for line in block.splitlines():
-        head = re.match(r"^  (\S+/)", line)
-        if head and not line.startswith("   "):
-            folder = head.group(1)
-            parts.setdefault(folder, (set(), ""))
-            continue
-        if re.match(r"^  \w+\.py\b", line):      # a module at the top of simulator/
-            folder = ""
-        names, words = parts[folder]
-        module = re.match(r"^ {2,4}(\w+\.py)\b", line)
-        if module:
-            names.add(module.group(1))
-        parts[folder] = (names, words + "\n" + line)
-    return parts
+def test_the_architecture_page_holds_the_generated_map():
+    page = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    assert module_map.MARKER in page
+    shown = module_map.on_page_markdown(page, None, None, None)
+    assert module_map.MARKER not in shown and "| `controller.py` | The turn controller" in shown
 
 
-def test_every_module_the_map_names_is_where_it_says():
-    for folder, (names, _) in _map_by_folder().items():
-        if folder.startswith(("assets", "scenes", "tests")):
-            continue
-        for name in names:
-            assert (ROOT / "simulator" / folder / name).exists(), f"the map names {folder}{name}"
-
-
-def test_every_module_of_simulator_is_on_the_map():
-    parts = _map_by_folder()
+def test_the_map_names_every_module_and_each_says_what_it_is():
+    text = module_map.module_map()
     for path in sorted((ROOT / "simulator").rglob("*.py")):
-        if path.name in ("__init__.py", "__main__.py"):
-            continue
-        folder = path.parent.relative_to(ROOT / "simulator").as_posix()
-        folder = "" if folder == "." else folder + "/"
-        names, words = parts.get(folder, (set(), ""))
-        assert path.name in names or re.search(rf"\b{re.escape(path.name)}\b", words), \
-            f"simulator/{folder}{path.name} is not on docs/ARCHITECTURE.md's map"
+        folder = path.parent.relative_to(ROOT).as_posix()
+        assert f"**`{folder}/`**" in text, folder
+        described = module_map.first_paragraph(path)
+        if path.name != "__init__.py":
+            assert len(described) > 20, f"{path.relative_to(ROOT)} has no docstring to say what it is"
+        assert f"| `{path.name}` | {described.replace('|', '&#124;')} |" in text

@@ -69,7 +69,7 @@ def test_a_node_with_another_version_is_refused(monkeypatch):
 
 @pytest.mark.slow
 def test_joining_a_running_cluster_by_address(tmp_path):
-    """As the README says: `ray start --head` on one machine (with Ray's default token
+    """As docs/studies.md says: `ray start --head` on one machine (with Ray's default token
     authentication), then the study joins it by address and leaves it running."""
     ray = shutil.which("ray", path=os.path.dirname(sys.executable))
     assert ray is not None, "the ray command comes with the test extra"

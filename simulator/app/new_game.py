@@ -130,7 +130,7 @@ class NewGameScreen(Screen):
         self.strengths = list(self.game.strengths.values())
         many = len(self.strengths) >= 3
         self.seat_options = ["Person"] + [s.label if many else f"Computer: {s.label}" for s in self.strengths]
-        if len(self.strengths) == 1:             # one level (Bunko's computer only rolls): no name
+        if len(self.strengths) == 1:             # one level (a computer that only rolls dice): no name
             self.seat_options[1] = "Computer"
         if not self.strengths:
             self.seat_options.append("Computer")

@@ -70,8 +70,8 @@ class Seat:
         return self.kind == COMPUTER
 
     def describe(self, strengths: Mapping[str, Strength] | None = None) -> str:
-        """'Computer, Strong', or 'Computer' where the game has one level (Bunko's computer player
-        only rolls), or the person's name; `strengths` are the game's levels, for their labels."""
+        """'Computer, Strong', or 'Computer' where the game has one level (a computer player that
+        only rolls dice), or the person's name; `strengths` are the game's levels, for their labels."""
         if self.is_computer:
             level = (self.agent or "mcts").partition(":")[2]
             known = strengths or {}

@@ -35,7 +35,7 @@ def add_commands(sub: Any) -> None:
                                 "uses S + t")
     study = stability.add_argument_group(
         "studies", "any of these makes a study: every tower built many times, each ordering's "
-                   "verdict a probability of standing with a 95 percent interval (README)")
+                   "verdict a probability of standing with a 95 percent interval (docs/studies.md)")
     study.add_argument("--orderings", metavar="given|permutations|random:N",
                        help=f"orders of a tower's pieces to judge: its own (default), every "
                             f"distinct one (at most {MAX_ORDERINGS}), or N seeded at random")

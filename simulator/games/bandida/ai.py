@@ -65,9 +65,8 @@ def _mcts(iterations: int, depth: int | None, breadth: int) -> MCTSAgent:
 
 
 SAFETY_SECONDS = 30.0          # a cap that binds only on a machine far slower than this project's
-# iterations, playout depth, placements searched. More than strong's did not play better: 200
-# iterations over 10 placements with whole playouts won 16, 11 and 3 of 20 games in modes 1-3
-# where these 60 won 79, 52 and 20 of 92, at six times the time (README).
+# iterations, playout depth, placements searched. More than strong's did not play better, at six
+# times the time (docs/bandida.md, with the commands that measure the strengths).
 STRENGTHS = {
     "easy": Strength("easy", "Easy", lambda: _mcts(2, 8, 2)),
     "medium": Strength("medium", "Medium", lambda: _mcts(12, 12, 3)),

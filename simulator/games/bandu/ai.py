@@ -143,8 +143,8 @@ class Level:
 LEVELS = {
     "easy": Level("easy", 1, (0.0, 90.0), ((0.0, 0.0),), 1, 0, 0, Tremor(4.0, 4.0), budget=4),
     # medium: 12 trials a decision in auction games too, 2 pieces judged "to refuse", no release
-    # over the whole tower (with 24, 3 and 1 it took 2.75 s a decision at the 90th percentile,
-    # game 700, against its 2 s target; README, "Where the computer players stand")
+    # over the whole tower: with more it missed its 2 s think-time target (the figures, with the
+    # command that measures them: docs/MEASUREMENTS.md, "Bandu's computer players")
     "medium": Level("medium", 2, (0.0, 90.0), ((0.0, 0.0),), 1, 1, 2, Tremor(1.5, 1.5), budget=12,
                     shortlist=2, confirm=4, auction_hand=Tremor(1.5, 1.5)),
     "strong": Level("strong", 3, (0.0, 90.0, 45.0, 135.0), ((0.0, 0.0), (6.0, 0.0), (0.0, 6.0)),
