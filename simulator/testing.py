@@ -46,7 +46,7 @@ MAX_MOVES = 5000
 CONTROL_TEXT = "a\x00b\x1b[31mc\rd\ne\x7f\u202ef"    # NUL, an escape sequence, CR, LF, DEL, bidi
 
 
-def check_game(game: str | registry.Game, seeds: Iterable[int] = SEEDS) -> None:
+def check_game(game: str | registry.GameRules, seeds: Iterable[int] = SEEDS) -> None:
     """Every conformance check of this module, for one registered game."""
     name = registry.get_game(game).name
     check_random_games(name, seeds)
