@@ -1,5 +1,5 @@
 """The command line: `bandu-sim play|selfplay|bench`, and the subcommands each game adds
-through Game.commands (solo record attempts, records, tower stability, the piece catalogue and
+through GameApp.commands (solo record attempts, records, tower stability, the piece catalogue and
 its meshes) (also `python -m simulator`).
 
 Exit status: 0 on success, 2 on bad input with a one-line message (no traceback), 1 on a bug.
@@ -84,9 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_workers(selfplay, default=1)
     selfplay.add_argument("--json", action="store_true")
 
-    for game in registry.all_games():        # a game's own subcommands (Game.commands)
-        if game.commands is not None:
-            game.commands(sub)
+    for game in registry.all_games():        # a game's own subcommands (GameApp.commands)
+        commands = registry.get_app(game).commands
+        if commands is not None:
+            commands(sub)
 
     bench = sub.add_parser("bench", help="measure speed against the reference implementations")
     bench.add_argument("--json", action="store_true")

@@ -31,7 +31,7 @@ def _play_packed(job: tuple) -> dict[str, Any]:
 
 
 def check_selfplay(game: str, players: list[str], settings: dict[str, Any],
-                   people: bool = False) -> registry.Game:
+                   people: bool = False) -> registry.GameRules:
     """Refuse bad input before any work: the game, its settings, the player count and names.
     `people`: 'person' (someone at this machine) is a player too, as in `bandu-sim play`."""
     info = registry.get_game(game)

@@ -17,7 +17,9 @@ Each check plays seeded random games and raises AssertionError, naming the game 
 - `check_refusals_are_one_line`: a refusal of forged text is one printable line;
 - `check_bad_settings`: a setting of the wrong kind or range is refused at the door, naming it;
 - `check_endings`: a finished game says why it ended; `check_dict_snapshots`: a state's
-  `to_dict()` is a snapshot later moves leave alone.
+  `to_dict()` is a snapshot later moves leave alone;
+- `check_codes`: every refusal and ending code the game makes is a member of an enum
+  (`RefusalCode`, `EndingCode`), never a bare string.
 
 Outcome nodes are resolved by the game's own model (`sample_outcome`), never its physics, so the
 checks need no engine and take seconds.
@@ -32,19 +34,19 @@ from collections.abc import Iterable
 from typing import Any
 
 from simulator.core import registry
-from simulator.core.errors import IllegalAction, SettingsError
-from simulator.core.state import CHANCE, OUTCOME, TERMINAL, GameState
+from simulator.core.errors import IllegalAction, RefusalCode, SettingsError
+from simulator.core.state import CHANCE, OUTCOME, TERMINAL, CoreEnding, EndingCode, GameState
 
-__all__ = ["check_bad_settings", "check_dict_snapshots", "check_endings", "check_game",
-           "check_random_games", "check_refusals_are_one_line", "check_same_seed_same_game",
-           "check_save_round_trip", "check_wrong_field_types"]
+__all__ = ["check_bad_settings", "check_codes", "check_dict_snapshots", "check_endings",
+           "check_game", "check_random_games", "check_refusals_are_one_line",
+           "check_same_seed_same_game", "check_save_round_trip", "check_wrong_field_types"]
 
 SEEDS = range(12)
 MAX_MOVES = 5000
 CONTROL_TEXT = "a\x00b\x1b[31mc\rd\ne\x7f\u202ef"    # NUL, an escape sequence, CR, LF, DEL, bidi
 
 
-def check_game(game: str | registry.Game, seeds: Iterable[int] = SEEDS) -> None:
+def check_game(game: str | registry.GameRules, seeds: Iterable[int] = SEEDS) -> None:
     """Every conformance check of this module, for one registered game."""
     name = registry.get_game(game).name
     check_random_games(name, seeds)
@@ -55,6 +57,7 @@ def check_game(game: str | registry.Game, seeds: Iterable[int] = SEEDS) -> None:
     check_bad_settings(name)
     check_endings(name)
     check_dict_snapshots(name)
+    check_codes(name)
 
 
 def _fail(name: str, what: str) -> AssertionError:
@@ -309,9 +312,9 @@ def check_endings(name: str) -> None:
     if not state.is_terminal():
         raise _fail(name, f"no end in {MAX_MOVES} random moves")
     ending = state.ending()
-    if ending is None or not ending.code or not isinstance(ending.code, str):
+    if ending is None or not ending.code:
         raise _fail(name, "a finished game does not say why it ended")
-    if ending.code == "won" and list(ending.fields["winners"]) != state.winners():
+    if ending.code == CoreEnding.WON and list(ending.fields["winners"]) != state.winners():
         raise _fail(name, "the ending's winners are not winners()")
 
 
@@ -332,3 +335,57 @@ def check_dict_snapshots(name: str) -> None:
         state.apply(state.random_action(rng))
     if json.dumps(taken, sort_keys=True) != frozen:
         raise _fail(name, "a state's to_dict() changed when the game went on")
+
+
+def check_codes(name: str, seeds: Iterable[int] = range(3), tries: int = 6) -> None:
+    """Every refusal and ending code the game makes is a member of an enum derived from
+    RefusalCode or EndingCode (core's own or the game's), never a bare string, which a typo
+    would be. Seeded random games: at each seat's turn up to `tries` actions that are not legal
+    there (actions legal earlier, legal ones with a whole-number field moved by one) are
+    refused, and each refusal's code is looked at; then the ending's, and a move's after it."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = registry.new_game(name)
+        earlier: list[Any] = []
+        for _ in range(MAX_MOVES):
+            if state.is_terminal():
+                break
+            if state.is_decision_node():
+                legal = state.legal_actions()
+                for action in _near_misses(legal, earlier, rng)[:tries]:
+                    if not state.is_legal(action):
+                        _check_refusal_code(name, state, action)
+                earlier.extend(rng.sample(legal, min(2, len(legal))))
+            state.apply(state.random_action(rng))
+        ending = state.ending()
+        if ending is not None and not isinstance(ending.code, EndingCode):
+            raise _fail(name, f"the ending's code {ending.code!r} is no EndingCode member")
+        if earlier:
+            _check_refusal_code(name, state, earlier[-1])
+
+
+def _near_misses(legal: list[Any], earlier: list[Any], rng: random.Random) -> list[Any]:
+    """Actions like the legal ones that are mostly not legal: some legal before, and legal
+    ones with one whole-number field one more or one less (a card a cell further on)."""
+    misses = rng.sample(earlier, min(3, len(earlier)))
+    for action in rng.sample(legal, min(3, len(legal))):
+        if not dataclasses.is_dataclass(action) or isinstance(action, type):
+            continue
+        for field in dataclasses.fields(action):
+            value = getattr(action, field.name)
+            if isinstance(value, int) and not isinstance(value, bool):
+                misses.append(dataclasses.replace(action, **{field.name: value + rng.choice((-1, 1))}))
+    rng.shuffle(misses)
+    return misses
+
+
+def _check_refusal_code(name: str, state: GameState, action: Any) -> None:
+    try:
+        state.apply(action)       # refused, so the state is left alone
+    except IllegalAction as refused:
+        code = refused.refusal.code
+        if not isinstance(code, RefusalCode):
+            raise _fail(name, f"the refusal code {code!r} of {action!r} is no RefusalCode "
+                              "member") from None
+        return
+    raise _fail(name, f"{action!r}, not legal, was taken")

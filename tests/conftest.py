@@ -34,8 +34,8 @@ def coming_game():
     were built): listed on the menu as coming, refused by play and selfplay."""
     from simulator.core import registry
 
-    game = registry.Game(registry.GameInfo("coming", "Coming", "a game not built yet",
-                                           min_players=2, max_players=4, menu_order=99))
+    game = registry.GameRules(registry.GameInfo("coming", "Coming", "a game not built yet",
+                                                min_players=2, max_players=4, menu_order=99))
     registry.register(game)
     yield game
     registry.unregister("coming")

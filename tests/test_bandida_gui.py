@@ -85,12 +85,14 @@ def test_a_game_on_the_felt_with_drag_turn_and_drop(gui):
     import dataclasses
 
     from simulator.core.errors import Refusal
+    from simulator.games.bandida.rules import BandidaRefusal
 
     assert view.refusal_words(Refusal("a tunnel would run into earth on the west side of -2,10",
-                                      "tunnel_into_earth", {"cell": (-2, 10), "side": "west"})) == \
+                                      BandidaRefusal.TUNNEL_INTO_EARTH,
+                                      {"cell": (-2, 10), "side": "west"})) == \
         "a tunnel would run into earth on the left side of the card"
     taken = view.state.refusal_of(dataclasses.replace(move, x=0, y=0))   # on the start card
-    assert taken.code == "taken" and taken.fields["cell"] in ((0, 0), (1, 0), (0, 1), (-1, 0), (0, -1))
+    assert taken.code is BandidaRefusal.TAKEN and taken.fields["cell"] in ((0, 0), (1, 0), (0, 1), (-1, 0), (0, -1))
     assert view.refusal_words(taken) == "a card already lies there"
     assert view.pointer.held == index                            # still held, over the far corner
     while view.pointer.rotation != move.rotation:                # a turn of it that fits somewhere

@@ -17,7 +17,15 @@ from simulator.core.errors import IllegalAction, SettingsError
 from simulator.core.state import CHANCE, TERMINAL
 from simulator.games.bandida import cards, rules
 from simulator.games.bandida.cards import KINDS, kind_of
-from simulator.games.bandida.rules import KEEP, PASS, SWAP, BandidaState, Move
+from simulator.games.bandida.rules import (
+    KEEP,
+    PASS,
+    SWAP,
+    BandidaEnding,
+    BandidaRefusal,
+    BandidaState,
+    Move,
+)
 
 RULE_BOOK = Path(__file__).resolve().parent.parent / "docs" / "RULES-BANDIDA.md"
 EDGE_WORDS = {"A-end": "Ae", "A-top": "At", "A-bottom": "Ab", "B-end": "Be", "B-top": "Bt",
@@ -245,11 +253,11 @@ def test_placement_legality(network, move, reason):
         with pytest.raises(IllegalAction, match=re.escape(reason)) as refused:
             state.apply(action)
         # the refusal in a code and fields too, for a view to word its own way
-        code = {"cell": "taken", "a tunnel": "tunnel_into_earth", "an open": "earth_meets_tunnel",
-                "must join": "not_joined"}[next(w for w in ("cell", "a tunnel", "an open", "must join")
-                                                 if reason.startswith(w))]
+        code = {"cell": BandidaRefusal.TAKEN, "a tunnel": BandidaRefusal.TUNNEL_INTO_EARTH,
+                "an open": BandidaRefusal.EARTH_MEETS_TUNNEL, "must join": BandidaRefusal.NOT_JOINED
+                }[next(w for w in ("cell", "a tunnel", "an open", "must join") if reason.startswith(w))]
         found = refused.value.refusal
-        assert found.code == code and found.text == state.illegal_reason(action)
+        assert found.code is code and found.text == state.illegal_reason(action)
         if (named := re.search(r"(-?\d+),(-?\d+)", reason)) is not None:
             assert found.fields["cell"] == (int(named[1]), int(named[2]))
         if (side := re.search(r"on the (\w+) side", reason)) is not None:
@@ -755,13 +763,26 @@ def test_a_finished_game_says_why_it_ended_as_a_code_and_fields():
     sentence; each loss has its own code."""
     dead = _dead_cell_position(pool=["At", "Ab", "Ab"])
     ending = dead.ending()
-    assert ending is not None and ending.code == "cell_never_closed"
+    assert ending is not None and ending.code is BandidaEnding.CELL_NEVER_CLOSED
     assert ending.fields["cell"] == (0, 1) == dead.hopeless_cell() and ending.text == dead.reason
     empty = position(TIGHT, hands=[["At"], ["Ab"]], pool=[], early_loss=False).ending()
-    assert empty is not None and empty.code == "no_one_can_place"
+    assert empty is not None and empty.code is BandidaEnding.NO_ONE_CAN_PLACE
     nothing = position(TIGHT, hands=[["At"], ["Ab"]], pool=["Ab"], early_loss=False).ending()
-    assert nothing is not None and nothing.code == "nothing_fits"
+    assert nothing is not None and nothing.code is BandidaEnding.NOTHING_FITS
     assert position(TIGHT, hands=[["At", "At", "Ab"]], pool=["Ae+Ab"], early_loss=False).ending() is None
+
+
+def test_the_codes_are_the_words_they_always_were():
+    """Codes are enum members, and each is the plain word it was as a string: JSON, logs and
+    anything that kept one read the same."""
+    assert [str(code) for code in BandidaRefusal] == [
+        "not_in_hand", "never_placed", "rotation", "side", "taken", "tunnel_into_earth",
+        "earth_meets_tunnel", "not_joined"]
+    assert [str(code) for code in BandidaEnding] == [
+        "caught", "escaped", "lost", "special_card_gone", "special_card_missing",
+        "no_one_can_place", "nothing_fits", "cell_never_closed"]
+    assert json.dumps({"code": BandidaEnding.CELL_NEVER_CLOSED}) == '{"code": "cell_never_closed"}'
+    assert BandidaRefusal("taken") is BandidaRefusal.TAKEN == "taken"
 
 
 def test_cards_are_named_by_what_they_do_not_by_their_edge_names():

@@ -189,7 +189,7 @@ def test_mcts_searches_determinizations_and_plays_well():
 
 def test_the_programs_games_register_themselves_and_core_render_app_and_cli_name_none():
     """A game comes in through the registry alone: its menu buttons and its subcommands too
-    (Game.menu_entries, Game.commands), so none of these names or imports one."""
+    (GameApp.menu_entries, GameApp.commands), so none of these names or imports one."""
     names = [g.name for g in registry.all_games()]
     assert names[:5] == ["bandu", "tanbo", "bandida", "bunko", "buddel_bande"]
     package = os.path.dirname(os.path.dirname(registry.__file__))
@@ -255,8 +255,8 @@ def test_a_game_package_is_found_without_any_edit_elsewhere(tmp_path):
     package = tmp_path / "coin_flip"
     package.mkdir()
     (package / "__init__.py").write_text(
-        "from simulator.core.registry import Game, GameInfo, register\n"
-        "register(Game(GameInfo('coin_flip', 'Coin flip', 'found by discovery', 1, 1)))\n")
+        "from simulator.core.registry import GameInfo, GameRules, register\n"
+        "register(GameRules(GameInfo('coin_flip', 'Coin flip', 'found by discovery', 1, 1)))\n")
     code = ("import sys, simulator.games\n"
             "simulator.games.__path__.append(sys.argv[1])\n"
             "from simulator.core import registry\n"
@@ -287,11 +287,11 @@ def test_a_broken_game_package_is_named_in_one_line_and_the_others_still_load(tm
 
 
 def test_metadata_is_checked():
-    from simulator.core.registry import Game, GameInfo
+    from simulator.core.registry import GameInfo, GameRules
     with pytest.raises(ValueError, match="players"):
         GameInfo("x", "X", "", min_players=3, max_players=2)
     with pytest.raises(ValueError, match="hidden_information"):
-        Game(GameInfo("x", "X", "", 2, 2), state_class=PeekState)
+        GameRules(GameInfo("x", "X", "", 2, 2), state_class=PeekState)
 
 
 def test_seat_counts_come_from_the_seats():

@@ -1,6 +1,7 @@
 """Nim, the template game: copy this folder to simulator/games/<your game>/ and change it.
 
-A game is a package that builds a `Game` and calls `register()` (simulator/core/registry.py).
+A game is a package that builds its `GameRules` (what headless play uses) and its `GameApp` (what
+the window and the command line use) and passes both to `register()` (simulator/core/registry.py).
 Nothing outside the package needs an edit: the menu, the new-game screen, saves, undo, the
 computer players, `bandu-sim play` and `selfplay`, and the conformance and fuzz tests all find
 it through the registry. The three files:
@@ -18,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from simulator.core.agents import MCTSAgent, Strength
-from simulator.core.registry import Choice, Game, GameInfo, Setting, register
+from simulator.core.registry import Choice, GameApp, GameInfo, GameRules, Setting, register
 
 from . import rules
 
@@ -34,7 +35,7 @@ def _view() -> type:
     return NimView
 
 
-GAME = register(Game(
+GAME = register(GameRules(
     info=GameInfo("nim", "Nim", "Take stones from one heap; whoever takes the last stone wins.",
                   min_players=2, max_players=2, menu_order=900,
                   settings=(Setting("heaps", "Heaps", tuple(Choice(f"{n} heaps", {"heaps": n})
@@ -44,5 +45,4 @@ GAME = register(Game(
     strengths={"easy": Strength("easy", "Easy", lambda: MCTSAgent(iterations=50)),
                "strong": Strength("strong", "Strong", lambda: MCTSAgent(iterations=2000))},
     default_strength="easy",
-    view=_view,
-))
+), GameApp(view=_view))

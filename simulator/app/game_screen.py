@@ -19,11 +19,12 @@ from pyglet.event import EVENT_HANDLED
 from pyglet.window import key
 
 from simulator.app.move_log import MoveLog, runs_of
+from simulator.core import registry
 from simulator.core.controller import TurnController
 from simulator.core.save_check import refusal_of
 from simulator.core.state import CHANCE, OUTCOME
 from simulator.render import theme
-from simulator.render.game_view import GameView, ViewContext, game_ending
+from simulator.render.game_view import GameView, ViewContext, game_ending, view_class_of
 from simulator.render.screen import Screen
 from simulator.render.widgets import (
     FRONT,
@@ -76,7 +77,7 @@ class GameScreen(Screen):
         self.heading = label(self.info.title, size=26, batch=self.batch, group=FRONT, bold=True, serif=True,
                              color=(236, 206, 150, 255))
         context = ViewContext(controller, self.toast, lambda: self.viewer, window)
-        self.view: GameView = controller.game.view_class()(context)
+        self.view: GameView = view_class_of(controller.game)(context)
         self.seat_names: list = []
         self.seat_details: list = []
         self.seat_icons: list = []
@@ -399,7 +400,7 @@ class GameScreen(Screen):
         title = game_ending(self.view, self.info, self.controller.state.winners(),
                             solo=len(self.controller.seats) == 1, as_title=True)
         body = self.view.result_text()
-        finished = self.controller.game.finished
+        finished = registry.get_app(self.controller.game).finished
         if finished is not None and len(self.controller.history) > self._moves_when_opened \
                 and not self._finish_told:       # ended here, not loaded finished: kept once
             self._finish_told = True

@@ -113,7 +113,9 @@ class App:
         from simulator.core.cores import usable_cores
         from simulator.core.save_check import BackgroundCheck
 
-        controller.show_outcomes_live()      # physics results are shown as they happen
+        live = registry.get_app(controller.game).live_resolver
+        # physics results are shown as they happen
+        controller.show_outcomes_live(live() if live is not None else None)
         self.window.reset(MenuScreen(self.window, self))
         screen = GameScreen(self.window, self, controller)
         if controller.results_to_check is not None:
@@ -197,7 +199,7 @@ class App:
         replay = self._read(name, read)
         if replay is None:
             return False
-        if replay.game.view is None:
+        if registry.get_app(replay.game).view is None:
             replay.close()
             self.toast(f"{name}: {replay.info.title} cannot be shown in the window yet", error=True)
             return False
@@ -240,13 +242,14 @@ def autosave_for(controller: TurnController, loaded: Path) -> Path:
 
 def _work_ahead(window: Any) -> Iterator[None]:
     """What the window does a step a frame while the menu shows: the audio driver (so it never
-    loads at the first knock), then each game's warm-up (Game.warm_up)."""
+    loads at the first knock), then each game's warm-up (GameApp.warm_up)."""
     window.sound.prepare()
     yield
     for game in registry.playable_games():
-        if game.warm_up is not None and game.view is not None:
+        app = registry.get_app(game)
+        if app.warm_up is not None and app.view is not None:
             try:
-                yield from game.warm_up()
+                yield from app.warm_up()
             except Exception:           # only time is lost: the game does it when it opens
                 traceback.print_exc()
 
@@ -286,7 +289,7 @@ def build_app(game: str | None = None, load: str | None = None, width: int | Non
         raise UsageError("--setting goes with --players (the game then starts at once)")
     if game is not None:
         info = registry.get_game(game)
-        if not info.available or info.view is None:
+        if not info.available or registry.get_app(info).view is None:
             raise SettingsError(f"{info.title} is not playable in the window yet; try: bandu-sim play "
                                 f"{_a_window_game()}")
     seats = seats_for(game, players, settings) if game is not None and players is not None else None
@@ -341,4 +344,5 @@ def run_app(game: str | None = None, load: str | None = None, width: int | None 
 
 def _a_window_game() -> str:
     """A game the window plays, for an example in a message."""
-    return next((g.name for g in registry.playable_games() if g.view is not None and g.info.on_menu), "GAME")
+    return next((g.name for g in registry.playable_games()
+                 if registry.get_app(g).view is not None and g.info.on_menu), "GAME")

@@ -44,7 +44,7 @@ class MenuScreen(Screen):
             if not game.info.on_menu:
                 continue
             info = game.info
-            ready = game.available and game.view is not None     # rules and a table to play on
+            ready = game.available and registry.get_app(game).view is not None  # rules and a table
             text = info.title if ready else f"{info.title}  (coming)"
             button = Button(text, partial(app.open_new_game, game.name), self.batch,
                             size=16, width=300, height=46, primary=ready)
@@ -59,11 +59,11 @@ class MenuScreen(Screen):
         self.continue_button = Button("Continue last game", app.continue_last, self.batch, width=220)
         self.load_button = Button("Saved games", app.open_saved_games, self.batch, width=160,
                                   tooltip="Ctrl+O")
-        # the games' own buttons (Game.menu_entries), between Saved games and Help
+        # the games' own buttons (GameApp.menu_entries), between Saved games and Help
         self.entry_buttons = [Button(entry.label, partial(entry.open, app), self.batch, width=entry.width,
                                      tooltip=entry.tooltip)
                               for game in registry.all_games() if game.info.on_menu
-                              for entry in game.menu_entries]
+                              for entry in registry.get_app(game).menu_entries]
         self.help_button = Button("Help", self.toggle_help, self.batch, width=100, tooltip="F1")
         self.quit_button = Button("Quit", window.close, self.batch, width=110)
         self.bottom_row = [self.continue_button, self.load_button, *self.entry_buttons, self.help_button,

@@ -27,7 +27,7 @@ from simulator.core.outcomes import ModelResolver
 from simulator.core.state import CHANCE, GameState
 from simulator.core.text import printable
 from simulator.render import theme
-from simulator.render.game_view import GameView, ViewContext, game_ending
+from simulator.render.game_view import GameView, ViewContext, game_ending, view_class_of
 from simulator.render.screen import Screen
 from simulator.render.widgets import (
     FRONT,
@@ -160,7 +160,7 @@ class ReplayScreen(Screen):
         self.info = replay.info
         self.viewer = replay.viewer()
         context = ViewContext(replay, self.toast, lambda: self.viewer, window)
-        self.view: GameView = replay.game.view_class()(context)
+        self.view: GameView = view_class_of(replay.game)(context)
         self.view.enabled = False                 # the table only shows: no hover, no clicks
         self.playing = False
         self.elapsed = 0.0

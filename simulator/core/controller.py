@@ -110,7 +110,7 @@ def _search(agent: Agent, state: GameState, rng: random.Random) -> Action:
 
 
 class TurnController:
-    def __init__(self, game: str | registry.Game, settings: dict[str, Any] | None = None,
+    def __init__(self, game: str | registry.GameRules, settings: dict[str, Any] | None = None,
                  seats: list[Seat] | None = None, seed: int = 0,
                  autosave_path: str | Path | None = None, computer_delay: float = 0.0,
                  executor: Executor | None = None, resolver: OutcomeResolver | None = None) -> None:
@@ -189,11 +189,12 @@ class TurnController:
         None before that."""
         return self._executor
 
-    def show_outcomes_live(self) -> None:
-        """For the window: resolve outcomes with the game's live resolver, whose pending outcomes
-        a view can play back as they happen (Game.live_resolver)."""
+    def show_outcomes_live(self, resolver: OutcomeResolver | None = None) -> None:
+        """For the window: resolve outcomes with the game's live resolver (GameApp.live_resolver,
+        which the window passes), whose pending outcomes a view can play back as they happen;
+        None: the rules' own resolver. The game's referee still judges them."""
         self._close_resolver()
-        self.resolver = self.game.make_resolver(live=True)
+        self.resolver = resolver if resolver is not None else self.game.make_resolver()
         self._referee_judges = True
 
     def _close_resolver(self) -> None:

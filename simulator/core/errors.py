@@ -4,11 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 
 class SimulatorError(Exception):
     """Base of every error the program reports to the user without a traceback."""
+
+
+class RefusalCode(StrEnum):
+    """Base of every refusal code: a game's codes are the members of its own enum derived from
+    this one (in the game's package), core's are `CoreRefusal`'s. A member equals its string,
+    so a code reads, compares and goes into JSON as the plain word it always was; a code that
+    is not a member (a typo, a bare string) fails the type check and simulator.testing."""
+
+
+class CoreRefusal(RefusalCode):
+    """The refusal codes core makes itself."""
+
+    ILLEGAL = "illegal"       # a refusal given as text alone (no game's own code)
 
 
 @dataclass(frozen=True)
@@ -17,7 +31,7 @@ class Refusal:
     that words it its own way (a "taken" refusal may name the cell, which the picture shows)."""
 
     text: str
-    code: str = "illegal"
+    code: RefusalCode = CoreRefusal.ILLEGAL
     fields: Mapping[str, Any] = field(default_factory=dict)
 
 

@@ -1,15 +1,17 @@
-"""Where games register themselves, and the typed contract each game fulfils.
+"""Where games register themselves, and the typed contract each game fulfils, in two parts.
 
-A game is a package under `simulator/games/` whose `__init__.py` builds one `Game` (metadata,
-rules, computer strengths, a loader for its view, its outcome resolver, its benchmark) and
-passes it to `register()`, the way OpenSpiel's game modules call `register_game`. Core names no
-game: the first lookup imports every package under `simulator/games/` (pkgutil), and each
-registers itself. Adding a game is its own package and its tests, with no edit elsewhere. Tests
-register their own games (or pass a `Game` straight to the controller).
+A game is a package under `simulator/games/` whose `__init__.py` builds its `GameRules`
+(metadata, rules, computer strengths, its outcome resolver, its save's referee, its benchmark:
+what core and headless play use) and its `GameApp` (a loader for its view, the window's
+resolver, menu buttons, its own subcommands, what it keeps of a finished game: what the window
+and the command line use) and passes both to `register()`, the way OpenSpiel's game modules
+call `register_game`. `get_game` gives the rules, `get_app` the app part. Core names no game:
+the first lookup imports every package under `simulator/games/` (pkgutil), and each registers
+itself. Adding a game is its own package and its tests, with no edit elsewhere. Tests register
+their own games (or pass a `GameRules` straight to the controller).
 
 A game's package may import its pure rules and ai modules; its view (pyglet) is loaded only when
-the window asks for it (`Game.view_class()`), so self-play and the command line never import
-pyglet.
+the window asks for it (`GameApp.view`), so self-play and the command line never import pyglet.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import pkgutil
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from simulator.core.agents import Agent, RandomAgent, Strength, parse_agent_spec
 from simulator.core.errors import SettingsError
@@ -27,6 +29,9 @@ from simulator.core.outcomes import ModelResolver, OutcomeResolver
 from simulator.core.setting_values import Accepts, checked, choice_values
 from simulator.core.state import GameState
 from simulator.core.text import printable
+
+if TYPE_CHECKING:
+    import argparse
 
 GAMES_PACKAGE = "simulator.games"
 MAX_SEATS = 20
@@ -152,9 +157,49 @@ class GameInfo:
         return words
 
 
+class VerifySave(Protocol):
+    """`GameRules.verify_save`: a loaded save's outcomes at the history indices `checked`,
+    worked out again by the game's own referee (e.g. a physics engine) and compared; the
+    others are applied as saved. The problems, one line each; `progress(done, total)` hears of
+    each outcome checked."""
+
+    def __call__(self, history: list[tuple[int, str]], settings: dict[str, Any], players: int,
+                 checked: frozenset[int],
+                 progress: Callable[[int, int], object] | None = None) -> list[str]: ...
+
+
+class Benchmark(Protocol):
+    """`GameRules.benchmark`: the game's part of `bandu-sim bench`, its figures and a text;
+    `quick`: one short run (a smoke test); `progress(done, total, what)` hears of each step
+    (simulator/progress.py)."""
+
+    def __call__(self, quick: bool = False,
+                 progress: Callable[[int, int, str], None] | None = None
+                 ) -> tuple[dict[str, Any], str]: ...
+
+
+class Subcommands(Protocol):
+    """The command line's subparsers (argparse's `add_subparsers()`), as `GameApp.commands`
+    adds a game's own to them."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
+
+
+class PlayedGame(Protocol):
+    """What `GameApp.finished` is handed: the game's TurnController (core/controller.py, which
+    imports this module, so it is named here by what every hook may read)."""
+
+    @property
+    def state(self) -> GameState: ...
+
+    @property
+    def settings(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
-class Game:
-    """The contract between a game package and the rest of the program."""
+class GameRules:
+    """The rules' part of a game's contract: what core and headless play use (the controller,
+    self-play, the library in api.py and envs/, the command line's headless commands)."""
 
     info: GameInfo
     #: the state class (from_dict for loading); None while the game is not playable yet
@@ -165,45 +210,23 @@ class Game:
     default_strength: str | None = None
     #: how a computer player of this game is named: "mcts:strong" for the board games, "ai:strong"
     agent_prefix: str = "mcts"
-    #: imports and returns the game's view class (pyglet); called by the window only
-    view: Callable[[], type] | None = None
     #: makes the resolver of the game's outcome nodes (default: the game's own model)
     resolver: Callable[[], OutcomeResolver] | None = None
-    #: the resolver the window uses, whose outcomes a view can show as they happen (default: the
-    #: same as headless play)
-    live_resolver: Callable[[], OutcomeResolver] | None = None
-    #: a game finished at the machine (controller -> a sentence for the end screen, or None): what
-    #: the game keeps of it, e.g. a solo attempt stored in the game's records
-    finished: Callable[[Any], str | None] | None = None
-    #: (quick, progress) -> (figures, text): the game's benchmark for `bandu-sim bench`
-    benchmark: Callable[..., tuple[dict, str]] | None = None
+    #: the game's benchmark for `bandu-sim bench`
+    benchmark: Benchmark | None = None
     #: final state -> the game's own figures for each self-play game's JSON (e.g. towers' heights)
     report: Callable[[GameState], dict[str, Any]] | None = None
-    #: (history as (player, notation) pairs, settings, players, checked, progress=None) ->
-    #: problems, one line each: a loaded save's outcomes at the history indices `checked`
-    #: worked out again by the game's own referee (e.g. a physics engine) and compared; the
-    #: others are applied as saved. `progress(done, total)` hears of each outcome checked
-    verify_save: Callable[..., list[str]] | None = None
+    #: a loaded save's outcomes checked by the game's own referee (VerifySave)
+    verify_save: VerifySave | None = None
     #: () -> a short text naming the referee that verify_save replays with (e.g. the physics
     #: engine and its settings). A save records which referee judged each outcome
     #: (core/referees.py); verify_save checks only those this one judged, since another (an
     #: earlier version's physics) finds other results for the same moves: those stand as
     #: recorded, and the load says so
     referee_stamp: Callable[[], str] | None = None
-    #: buttons the game adds to the menu (MenuEntry); the app names no game
-    menu_entries: tuple[MenuEntry, ...] = ()
-    #: (the command line's subparsers) -> None: adds the game's own subcommands, each with
-    #: `set_defaults(handler=...)` (a function of the parsed arguments returning the exit
-    #: status); cli.py names no game
-    commands: Callable[[Any], None] | None = None
     #: a module that self-play's worker processes import first, quietly (e.g. a physics
     #: world, whose import prints PyBullet's build time); None: nothing heavy to import
     worker_import: str | None = None
-    #: () -> an iterator of small steps: what the window does ahead, a step a frame while the
-    #: menu shows, so that a game opens at once (e.g. import a physics engine, work out what
-    #: the first frame draws). On the window's own thread: an import on another thread can
-    #: deadlock with one the window's clean-up makes
-    warm_up: Callable[[], Iterator[None]] | None = None
 
     def __post_init__(self) -> None:
         state_class = self.state_class
@@ -265,21 +288,13 @@ class Game:
         except (TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as error:
             raise ValueError(f"not a {self.title} state ({type(error).__name__})") from None
 
-    def view_class(self) -> type:
-        """The game's view class (imports pyglet; the app calls this, never the rules)."""
-        if self.view is None:
-            raise SettingsError(f"{self.title} has no view in the window yet")
-        return self.view()
-
-    def make_resolver(self, live: bool = False) -> OutcomeResolver:
-        """The resolver of the game's outcome nodes; `live`: the window's (Game.live_resolver)."""
-        if live and self.live_resolver is not None:
-            return self.live_resolver()
+    def make_resolver(self) -> OutcomeResolver:
+        """The resolver of the game's outcome nodes (the game's own model by default)."""
         return self.resolver() if self.resolver is not None else ModelResolver()
 
     def make_agent(self, spec: str) -> Agent:
         """'random', or the game's prefix alone (its default strength) or with a level:
-        'mcts:strong' by default, 'ai:strong' where a game names its own (Game.agent_prefix)."""
+        'mcts:strong' by default, 'ai:strong' where a game names its own (agent_prefix)."""
         kind, level = parse_agent_spec(spec)
         prefix = self.agent_prefix
         if kind == "random" and level is None:
@@ -296,25 +311,55 @@ class Game:
                             f"{prefix} or {prefix}:LEVEL")
 
 
+@dataclass(frozen=True)
+class GameApp:
+    """The app's part of a game's contract: what the window and the command line use. Each is
+    loaded only when asked for, so that core and headless play never import pyglet."""
+
+    #: imports and returns the game's view class (pyglet; a GameView): the window's only
+    view: Callable[[], type] | None = None
+    #: the resolver the window uses, whose outcomes a view can show as they happen (default: the
+    #: rules' resolver, as in headless play)
+    live_resolver: Callable[[], OutcomeResolver] | None = None
+    #: a game finished at the machine -> a sentence for the end screen, or None: what the game
+    #: keeps of it, e.g. a solo attempt stored in the game's records
+    finished: Callable[[PlayedGame], str | None] | None = None
+    #: buttons the game adds to the menu (MenuEntry); the app names no game
+    menu_entries: tuple[MenuEntry, ...] = ()
+    #: (the command line's subparsers) -> None: adds the game's own subcommands, each with
+    #: `set_defaults(handler=...)` (a function of the parsed arguments returning the exit
+    #: status); cli.py names no game
+    commands: Callable[[Subcommands], None] | None = None
+    #: () -> an iterator of small steps: what the window does ahead, a step a frame while the
+    #: menu shows, so that a game opens at once (e.g. import a physics engine, work out what
+    #: the first frame draws). On the window's own thread: an import on another thread can
+    #: deadlock with one the window's clean-up makes
+    warm_up: Callable[[], Iterator[None]] | None = None
+
+
 class Registry:
-    """Games by name. The program's own registry fills itself from simulator/games/."""
+    """Games by name, each its rules and its app part. The program's own registry fills itself
+    from simulator/games/."""
 
     def __init__(self, discover_package: str | None = None) -> None:
-        self._games: dict[str, Game] = {}
+        self._games: dict[str, GameRules] = {}
+        self._apps: dict[str, GameApp] = {}
         self._discover_package = discover_package
         self._discovered = discover_package is None
         self.broken: dict[str, str] = {}          # package -> why it could not be loaded
 
-    def register(self, game: Game) -> Game:
-        known = self._games.get(game.name)
-        if known is not None and known is not game:
-            raise ValueError(f"two games are registered as {game.name!r}")
-        self._games[game.name] = game
-        return game
+    def register(self, rules: GameRules, app: GameApp | None = None) -> GameRules:
+        known = self._games.get(rules.name)
+        if known is not None and known is not rules:
+            raise ValueError(f"two games are registered as {rules.name!r}")
+        self._games[rules.name] = rules
+        self._apps[rules.name] = app if app is not None else GameApp()
+        return rules
 
     def unregister(self, name: str) -> None:
         """Take a game off the list (one registered for a while, as a test's)."""
         self._games.pop(name, None)
+        self._apps.pop(name, None)
 
     def _discover(self) -> None:
         if self._discovered:
@@ -333,11 +378,11 @@ class Registry:
                 print(f"bandu-sim: the game package {module.name} could not be loaded ({reason}); "
                       "the other games are there", file=sys.stderr)
 
-    def all(self) -> tuple[Game, ...]:
+    def all(self) -> tuple[GameRules, ...]:
         self._discover()
         return tuple(sorted(self._games.values(), key=lambda g: (g.info.menu_order, g.name)))
 
-    def get(self, name: str) -> Game:
+    def get(self, name: str) -> GameRules:
         self._discover()
         key = name.strip().lower().replace("-", "_").replace(" ", "_")
         if key in self._games:
@@ -345,28 +390,39 @@ class Registry:
         raise SettingsError(f"unknown game {name!r}; choose one of "
                             f"{', '.join(g.name for g in self.all())}")
 
+    def app(self, name: str) -> GameApp:
+        """The app part `name` was registered with (an empty one for a game with none)."""
+        return self._apps.get(self.get(name).name, GameApp())
+
 
 _GAMES = Registry(discover_package=GAMES_PACKAGE)
 
 
-def register(game: Game) -> Game:
-    """Called by each game package's __init__ with its Game."""
-    return _GAMES.register(game)
+def register(rules: GameRules, app: GameApp | None = None) -> GameRules:
+    """Called by each game package's __init__ with its rules and, for the window and the
+    command line, its app part."""
+    return _GAMES.register(rules, app)
 
 
 def unregister(name: str) -> None:
     _GAMES.unregister(name)
 
 
-def get_game(name: str | Game) -> Game:
-    return name if isinstance(name, Game) else _GAMES.get(name)
+def get_game(name: str | GameRules) -> GameRules:
+    """A game's rules (what core and headless play use), by name."""
+    return name if isinstance(name, GameRules) else _GAMES.get(name)
 
 
-def all_games() -> tuple[Game, ...]:
+def get_app(name: str | GameRules) -> GameApp:
+    """A game's app part (what the window and the command line use), by name."""
+    return _GAMES.app(name if isinstance(name, str) else name.name)
+
+
+def all_games() -> tuple[GameRules, ...]:
     return _GAMES.all()
 
 
-def playable_games() -> list[Game]:
+def playable_games() -> list[GameRules]:
     return [g for g in all_games() if g.available]
 
 

@@ -27,6 +27,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
 from simulator.core.action_fields import wrong_field
@@ -42,11 +43,25 @@ Action = Hashable
 A = TypeVar("A", bound=Hashable)
 
 
+class EndingCode(StrEnum):
+    """Base of every ending code: a game's codes are the members of its own enum derived from
+    this one (in the game's package), core's are `CoreEnding`'s. A member equals its string, so
+    a code reads, compares and goes into JSON as the plain word it always was; a code that is
+    not a member (a typo, a bare string) fails the type check and simulator.testing."""
+
+
+class CoreEnding(EndingCode):
+    """The ending codes of `GameState.ending`'s default."""
+
+    WON = "won"                   # the winners' seats in `fields`
+    NO_WINNER = "no_winner"
+
+
 @dataclass(frozen=True)
 class Ending:
     """Why a finished game ended: `code` and `fields` for views and logs, `text` to read."""
 
-    code: str
+    code: EndingCode
     text: str = ""
     fields: Mapping[str, Any] = field(default_factory=dict)
 
@@ -93,12 +108,13 @@ class GameState(ABC, Generic[A]):
 
     def ending(self) -> Ending | None:
         """Why the game ended, None while it goes on. By default who won ("won", the winners'
-        seats in `fields`) or that nobody did ("no_winner"); a game says more (which
+        seats in `fields`) or that nobody did ("no_winner"), `CoreEnding`'s; a game says more (which
         loss, and the cell that can never be closed)."""
         if not self.is_terminal():
             return None
         winners = tuple(self.winners())
-        return Ending("won" if winners else "no_winner", "", {"winners": winners})
+        code = CoreEnding.WON if winners else CoreEnding.NO_WINNER
+        return Ending(code, "", {"winners": winners})
 
     def refusal_of(self, action: A) -> Refusal:
         """Why `action` is refused here, with a code and fields where the game gives them;

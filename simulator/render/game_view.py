@@ -25,13 +25,14 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from pyglet.graphics import Batch
 
+from simulator.core import registry
 from simulator.core.controller import TurnController
-from simulator.core.errors import IllegalAction, Refusal
+from simulator.core.errors import IllegalAction, Refusal, SettingsError
 from simulator.core.state import GameState
 from simulator.render.widgets import Area, Toast
 
 if TYPE_CHECKING:
-    from simulator.core.registry import GameInfo
+    from simulator.core.registry import GameInfo, GameRules
 
 
 @dataclass
@@ -216,3 +217,15 @@ def game_ending(view: GameView, info: GameInfo, winners: list[int], solo: bool,
         verb = "win" if len(winners) > 1 else info.seat_verb(winners[0], "wins", "win")
         return f"{names} {verb}!"
     return f"{names} won."
+
+
+def view_class_of(game: GameRules) -> type[GameView]:
+    """The game's view class, loaded by its app part (GameApp.view, which imports pyglet: the
+    window calls this, never the rules)."""
+    load = registry.get_app(game).view
+    if load is None:
+        raise SettingsError(f"{game.title} has no view in the window yet")
+    view = load()
+    if not issubclass(view, GameView):
+        raise TypeError(f"{game.title}'s view {view.__name__} is not a GameView")
+    return view

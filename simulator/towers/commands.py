@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
 
 from simulator.core.command_kit import MAX_SEED, add_workers, bounded_int, workers_of
 from simulator.core.errors import UsageError
+from simulator.core.registry import Subcommands
 from simulator.core.text import printable
 from simulator.towers.studies.limits import DEFAULT_TRIALS, MAX_ORDERINGS, MAX_TRIALS
 
 
-def add_commands(sub: Any) -> None:
+def add_commands(sub: Subcommands) -> None:
     """`stability`, `pieces` and `build-meshes` on the command line's subparsers."""
     stability = sub.add_parser(
         "stability", help="simulate the towers of scene files, judge them and check their [expect]",

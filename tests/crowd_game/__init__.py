@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simulator.core.errors import IllegalAction
-from simulator.core.registry import Game, GameInfo, register
+from simulator.core.registry import GameApp, GameInfo, GameRules, register
 from simulator.core.state import TERMINAL, GameState
 
 
@@ -73,6 +73,6 @@ def _view() -> type:
     return CrowdView
 
 
-GAME = register(Game(
+GAME = register(GameRules(
     GameInfo("crowd", "Crowd", "test game for many seats", min_players=1, max_players=20, on_menu=False),
-    state_class=CrowdState, create=lambda players: CrowdState(players), view=_view))
+    state_class=CrowdState, create=lambda players: CrowdState(players)), GameApp(view=_view))

@@ -3,9 +3,9 @@
 simulator/games/)."""
 
 from dice_game import ai, rules
-from simulator.core.registry import Game, GameInfo, register
+from simulator.core.registry import GameInfo, GameRules, register
 
-INFO = register(Game(
+INFO = register(GameRules(
     GameInfo("dice", "Dice race", "test game with chance", min_players=2, max_players=2, chance=True,
              on_menu=False),
     state_class=rules.DiceState, create=lambda players: rules.new_game(),

@@ -7,7 +7,7 @@ import time
 
 from simulator.core.agents import MCTSAgent, Strength
 from simulator.core.outcomes import ThreadResolver
-from simulator.core.registry import Game, GameInfo, register
+from simulator.core.registry import GameApp, GameInfo, GameRules, register
 from stack_game import rules
 
 RESOLVE_SECONDS = 0.05
@@ -24,9 +24,9 @@ def _view() -> type:
     return StackView
 
 
-GAME = register(Game(
+GAME = register(GameRules(
     GameInfo("stack", "Stack", "test game with slow outcomes", min_players=2, max_players=2,
              outcomes=True, on_menu=False),
     state_class=rules.StackState, create=lambda players: rules.new_game(),
     strengths={"easy": Strength("easy", "Easy", lambda: MCTSAgent(iterations=100))},
-    default_strength="easy", view=_view, resolver=lambda: ThreadResolver(slow_referee)))
+    default_strength="easy", resolver=lambda: ThreadResolver(slow_referee)), GameApp(view=_view))

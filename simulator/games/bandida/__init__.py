@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulator.core.registry import Choice, Game, GameInfo, Setting, register
+from simulator.core.registry import Choice, GameApp, GameInfo, GameRules, Setting, register
 from simulator.core.state import GameState
 from simulator.games.bandida import ai, rules
 
@@ -52,7 +52,7 @@ def _report(state: GameState) -> dict[str, Any]:
     return report
 
 
-GAME = register(Game(
+GAME = register(GameRules(
     info=GameInfo("bandida", "Bandida", "Lay tunnel cards together until no tunnel leads out.",
                   min_players=1, max_players=4, settings=_settings(), menu_order=30,
                   chance=True, hidden_information=True, cooperative=True),
@@ -60,6 +60,5 @@ GAME = register(Game(
     create=_create,
     strengths=ai.STRENGTHS,
     default_strength=ai.DEFAULT_STRENGTH,
-    view=_view,
     report=_report,
-))
+), GameApp(view=_view))

@@ -32,10 +32,10 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from simulator.core.action_fields import Between, OneOf
-from simulator.core.errors import IllegalAction, Refusal, SettingsError
+from simulator.core.errors import IllegalAction, Refusal, RefusalCode, SettingsError
 from simulator.core.setting_values import flag
 from simulator.core.setting_values import whole as whole_number
-from simulator.core.state import CHANCE, TERMINAL, Ending, GameState
+from simulator.core.state import CHANCE, TERMINAL, Ending, EndingCode, GameState
 from simulator.core.text import shown
 from simulator.games.bandida.cards import (
     ALARM1,
@@ -73,6 +73,32 @@ DECKS = ("bandida", "bandido")
 MODE_NAMES = {1: "catch Bandida", 2: "help Bandida escape", 3: "the lovers' escape"}
 PHASES = ("deal", "draw", "burn", "play", "blow", "discard", "alarm", "over")
 VERBS = ("place", "swap", "pass", "blow", "discard", "keep", "draw")
+
+
+class BandidaRefusal(RefusalCode):
+    """Why a placement is refused (`BandidaState.refusal_of`); the view words some its own way."""
+
+    NOT_IN_HAND = "not_in_hand"
+    NEVER_PLACED = "never_placed"               # a card that only acts (dynamite, the alarms)
+    ROTATION = "rotation"
+    SIDE = "side"                               # the super card's side, or a side of another card
+    TAKEN = "taken"                             # fields: the cell
+    TUNNEL_INTO_EARTH = "tunnel_into_earth"     # fields: the cell and the side
+    EARTH_MEETS_TUNNEL = "earth_meets_tunnel"   # fields: the cell and the side
+    NOT_JOINED = "not_joined"
+
+
+class BandidaEnding(EndingCode):
+    """How a game of Bandida ended (`BandidaState.ending`): won, or which loss."""
+
+    CAUGHT = "caught"                           # won, mode 1
+    ESCAPED = "escaped"                         # won, modes 2 and 3
+    LOST = "lost"                               # a loss with no code of its own
+    SPECIAL_CARD_GONE = "special_card_gone"     # fields: the card's code
+    SPECIAL_CARD_MISSING = "special_card_missing"   # fields: the cards' titles
+    NO_ONE_CAN_PLACE = "no_one_can_place"
+    NOTHING_FITS = "nothing_fits"
+    CELL_NEVER_CLOSED = "cell_never_closed"     # fields: the cell
 ROTATION_DEGREES = (0, 90, 180, 270)
 MAX_COORDINATE = 9_999        # a cell's x and y (a save's network is read within these too)
 Cell = tuple[int, int]
@@ -482,21 +508,23 @@ class BandidaState(GameState[Move]):
         seat = self.turn
         if not 0 <= move.card < len(KINDS) or move.card not in self.hands[seat]:
             name = KINDS[move.card].title() if 0 <= move.card < len(KINDS) else "that card"
-            return Refusal(f"{name} is not in your hand", "not_in_hand")
+            return Refusal(f"{name} is not in your hand", BandidaRefusal.NOT_IN_HAND)
         kind = KINDS[move.card]
         if not kind.placeable:
-            return Refusal(f"{kind.title()} is never placed", "never_placed")
+            return Refusal(f"{kind.title()} is never placed", BandidaRefusal.NEVER_PLACED)
         if move.rotation not in range(4):
-            return Refusal("a card turns in quarter turns (r0, r90, r180, r270)", "rotation")
+            return Refusal("a card turns in quarter turns (r0, r90, r180, r270)",
+                           BandidaRefusal.ROTATION)
         if kind.two_sided != (move.side in SIDES) or (not kind.two_sided and move.side != 0):
             return Refusal("choose the side of the super card: 5 or 6 exits" if kind.two_sided
-                           else "only the super card has two sides", "side")
+                           else "only the super card has two sides", BandidaRefusal.SIDE)
         mask_a, mask_b = masks(kind.openings(move.side), move.rotation)
         a = (move.x, move.y)
         b = (move.x + DIRS[move.rotation][0], move.y + DIRS[move.rotation][1])
         for cell in (a, b):
             if cell in self.cell_mask:
-                return Refusal(f"cell {cell[0]},{cell[1]} is taken", "taken", {"cell": cell})
+                return Refusal(f"cell {cell[0]},{cell[1]} is taken", BandidaRefusal.TAKEN,
+                               {"cell": cell})
         connected = False
         for cell, mask, inner in ((a, mask_a, move.rotation), (b, mask_b, (move.rotation + 2) % 4)):
             for d in range(4):
@@ -510,12 +538,15 @@ class BandidaState(GameState[Move]):
                 where = f"on the {DIRECTION_NAMES[d]} side of {cell[0]},{cell[1]}"
                 at = {"cell": cell, "side": DIRECTION_NAMES[d]}
                 if mine and not theirs:
-                    return Refusal(f"a tunnel would run into earth {where}", "tunnel_into_earth", at)
+                    return Refusal(f"a tunnel would run into earth {where}",
+                                   BandidaRefusal.TUNNEL_INTO_EARTH, at)
                 if theirs and not mine:
-                    return Refusal(f"an open tunnel would meet earth {where}", "earth_meets_tunnel", at)
+                    return Refusal(f"an open tunnel would meet earth {where}",
+                                   BandidaRefusal.EARTH_MEETS_TUNNEL, at)
                 connected = connected or bool(mine)
         if not connected:
-            return Refusal("the card must join an open tunnel of the network", "not_joined")
+            return Refusal("the card must join an open tunnel of the network",
+                           BandidaRefusal.NOT_JOINED)
         return None
 
     def refusal_of(self, action: Any) -> Refusal:
@@ -794,23 +825,28 @@ class BandidaState(GameState[Move]):
         """Why the team has lost, seen at the start of a turn, or None."""
         for kind in self._specials():
             if kind in self.removed:
-                return Ending("special_card_gone", f"{KINDS[kind].title()} has left the game, so the team "
-                              "can no longer win.", {"card": KINDS[kind].code})
+                return Ending(BandidaEnding.SPECIAL_CARD_GONE,
+                              f"{KINDS[kind].title()} has left the game, so the team can no "
+                              "longer win.", {"card": KINDS[kind].code})
         if self.exits == 0:
             missing = [KINDS[k].title() for k in self._specials() if not self._in_network(k)]
-            return Ending("special_card_missing", f"Every tunnel is closed, but {' and '.join(missing)} "
-                          "never reached the network.", {"cards": tuple(missing)})
+            return Ending(BandidaEnding.SPECIAL_CARD_MISSING,
+                          f"Every tunnel is closed, but {' and '.join(missing)} never reached the "
+                          "network.", {"cards": tuple(missing)})
         left = self.cards_left()
         if not self._any_fits(set(self.hands[self.turn])):
             if self.pile_count() == 0 and not any(self._any_fits(set(h)) for h in self.hands):
-                return Ending("no_one_can_place", "The draw pile is empty and no one can place a card.")
+                return Ending(BandidaEnding.NO_ONE_CAN_PLACE,
+                              "The draw pile is empty and no one can place a card.")
             if not self._any_fits(left):
-                return Ending("nothing_fits", "No card left in the game fits anywhere in the network.")
+                return Ending(BandidaEnding.NOTHING_FITS,
+                              "No card left in the game fits anywhere in the network.")
         if self.early_loss and not left & DYNAMITE_KINDS:
             dead = self._dead_cell(left)
             if dead is not None:
-                return Ending("cell_never_closed", f"The tunnel into cell {dead[0]},{dead[1]} can never be "
-                              "closed: no card left in the game fits there, and no dynamite is left.",
+                return Ending(BandidaEnding.CELL_NEVER_CLOSED,
+                              f"The tunnel into cell {dead[0]},{dead[1]} can never be closed: no "
+                              "card left in the game fits there, and no dynamite is left.",
                               {"cell": dead})
         return None
 
@@ -819,9 +855,12 @@ class BandidaState(GameState[Move]):
         if not self.is_terminal():
             return None
         if self.result == "won":
-            return Ending("caught" if self.mode == 1 else "escaped", self.reason)
+            won = BandidaEnding.CAUGHT if self.mode == 1 else BandidaEnding.ESCAPED
+            return Ending(won, self.reason)
         loss = self._loss()       # the final state is the one the loss was seen in
-        return loss if loss is not None and loss.text == self.reason else Ending("lost", self.reason)
+        if loss is not None and loss.text == self.reason:
+            return loss
+        return Ending(BandidaEnding.LOST, self.reason)
 
     def _finish(self, result: str, reason: str) -> None:
         self.phase, self.result, self.reason = "over", result, reason

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from simulator.core.errors import Refusal
 from simulator.games.bandida.cards import BY_CODE, KINDS
-from simulator.games.bandida.rules import PASS, SWAP, BandidaState
+from simulator.games.bandida.rules import PASS, SWAP, BandidaEnding, BandidaRefusal, BandidaState
 
 RULES = (
     "A cooperative game: the whole team wins or loses together.\n"
@@ -85,12 +85,12 @@ def seat_detail(state: BandidaState, seat: int) -> str:
 
 def refusal_words(refused: Refusal) -> str:
     """Without the grid's coordinates: the held card shows red where it was refused."""
-    if refused.code == "taken":
+    if refused.code == BandidaRefusal.TAKEN:
         return "a card already lies there"
     side = _ON_SCREEN.get(str(refused.fields.get("side")), "")
-    if refused.code == "tunnel_into_earth" and side:
+    if refused.code == BandidaRefusal.TUNNEL_INTO_EARTH and side:
         return f"a tunnel would run into earth on the {side} side of the card"
-    if refused.code == "earth_meets_tunnel" and side:
+    if refused.code == BandidaRefusal.EARTH_MEETS_TUNNEL and side:
         return f"an open tunnel would meet earth on the {side} side of the card"
     return refused.text
 
@@ -98,7 +98,7 @@ def refusal_words(refused: Refusal) -> str:
 def cell_that_lost(state: BandidaState) -> tuple[int, int] | None:
     """The cell the game was lost to (the early loss names it), or None."""
     ending = state.ending()
-    if ending is None or ending.code != "cell_never_closed":
+    if ending is None or ending.code != BandidaEnding.CELL_NEVER_CLOSED:
         return None
     x, y = ending.fields["cell"]
     return (x, y)
@@ -110,7 +110,7 @@ def ending_words(state: BandidaState) -> str:
     ending = state.ending()
     if ending is None:
         return ""
-    if ending.code == "cell_never_closed":
+    if ending.code == BandidaEnding.CELL_NEVER_CLOSED:
         return ("The tunnel into the cell ringed red on the table can never be closed: no card "
                 "left in the game fits there, and no dynamite is left.")
     return ending.text

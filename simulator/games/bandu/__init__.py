@@ -10,7 +10,17 @@ from typing import Any
 
 from simulator.core.agents import Agent, Strength
 from simulator.core.outcomes import OutcomeResolver
-from simulator.core.registry import Choice, Game, GameInfo, MenuEntry, Setting, register
+from simulator.core.registry import (
+    Choice,
+    GameApp,
+    GameInfo,
+    GameRules,
+    MenuEntry,
+    PlayedGame,
+    Setting,
+    Subcommands,
+    register,
+)
 from simulator.core.setting_values import Accepts
 from simulator.games.bandu import rules
 from simulator.games.bandu.aids import practice_aid_of
@@ -108,15 +118,18 @@ def _resolver(live: bool = False) -> OutcomeResolver:
     return physics_resolver(live=live)
 
 
-def _finished(controller: Any) -> str | None:
+def _finished(game: PlayedGame) -> str | None:
     """A person's solo or chain game at the machine is a record attempt: store it (with its
     replay) and say so, and whether it is their best."""
+    from simulator.core.controller import TurnController
     from simulator.core.errors import SimulatorError
     from simulator.games.bandu.attempts import attempt_of
     from simulator.games.bandu.records import RecordStore
 
-    state = controller.state
-    if not state.built_alone or state.players != 1 or controller.seats[0].is_computer:
+    if not isinstance(game, TurnController):    # the window hands its controller
+        return None
+    controller, state = game, game.state
+    if not isinstance(state, rules.BanduState) or not state.built_alone or state.players != 1 or controller.seats[0].is_computer:
         return None
     try:
         attempt = attempt_of(controller)
@@ -142,7 +155,7 @@ def _view() -> type:
     return BanduView
 
 
-def _commands(sub: Any) -> None:
+def _commands(sub: Subcommands) -> None:
     from simulator.games.bandu.commands import add_commands  # solo, records
     from simulator.towers import commands as tower_commands  # stability, pieces, build-meshes
 
@@ -157,7 +170,7 @@ def _open_records(app: Any) -> None:
         app.window.push(RecordsScreen(app.window, app))
 
 
-GAME = register(Game(
+GAME = register(GameRules(
     info=GameInfo("bandu", "Bandu", "Bid beans, stack wooden pieces, keep your tower standing.",
                   min_players=1, max_players=rules.MAX_PLAYERS, settings=_settings(),
                   accepts={"reserve": Accepts((int,), 1, len(rules.BUILDING_PIECES)),   # solo --reserve N
@@ -168,16 +181,17 @@ GAME = register(Game(
     state_class=rules.BanduState,
     create=_create,
     resolver=_resolver,
-    live_resolver=partial(_resolver, live=True),
-    view=_view,
     report=rules.game_report,
     strengths=STRENGTHS,
     default_strength="medium",
     agent_prefix="ai",
     verify_save=_verify_save,
     referee_stamp=_referee_stamp,
-    warm_up=_warm_up,
     worker_import="simulator.towers.physics.world",     # the referee: PyBullet prints on import
+), GameApp(
+    view=_view,
+    live_resolver=partial(_resolver, live=True),
+    warm_up=_warm_up,
     finished=_finished,
     commands=_commands,
     menu_entries=(MenuEntry("Records", _open_records, tooltip="solo Bandu record attempts"),),

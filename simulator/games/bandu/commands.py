@@ -13,13 +13,14 @@ from typing import Any
 from simulator.core import registry
 from simulator.core.command_kit import INTERRUPTED, MAX_SEED, add_workers, bounded_int, workers_of
 from simulator.core.errors import UsageError
+from simulator.core.registry import Subcommands
 from simulator.core.text import printable, shown
 from simulator.games.bandu.rules import BUILDING_PIECES
 
 MAX_ATTEMPTS = 10_000            # solo --attempts
 
 
-def add_commands(sub: Any) -> None:
+def add_commands(sub: Subcommands) -> None:
     """`solo` and `records` on the command line's subparsers."""
     solo = sub.add_parser(
         "solo", help="the computer's record attempts at Bandu's solo or chain game",

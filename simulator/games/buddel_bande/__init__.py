@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulator.core.registry import Choice, Game, GameInfo, Setting, register
+from simulator.core.registry import Choice, GameApp, GameInfo, GameRules, Setting, register
 from simulator.games.buddel_bande import ai, rules
 
 
@@ -27,7 +27,7 @@ def _view() -> type:
     return BuddelView
 
 
-GAME = register(Game(
+GAME = register(GameRules(
     info=GameInfo("buddel_bande", "Buddel Bande", "Move the moles home, mind the dog.",
                   min_players=rules.MIN_PLAYERS, max_players=rules.MAX_PLAYERS, settings=_settings(),
                   seat_names=tuple(clan.capitalize() for clan in rules.CLANS), seat_names_plural=True,
@@ -37,6 +37,5 @@ GAME = register(Game(
     create=_create,
     strengths=ai.STRENGTHS,
     default_strength=ai.DEFAULT_STRENGTH,
-    view=_view,
     report=rules.game_report,
-))
+), GameApp(view=_view))

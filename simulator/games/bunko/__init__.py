@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulator.core.registry import Choice, Game, GameInfo, Setting, register
+from simulator.core.registry import Choice, GameApp, GameInfo, GameRules, Setting, register
 from simulator.games.bunko import ai, pace, rules
 
 
@@ -36,7 +36,7 @@ def _view() -> type:
     return BunkoView
 
 
-GAME = register(Game(
+GAME = register(GameRules(
     info=GameInfo("bunko", "Bunko", "Roll three dice with your partner, table by table.",
                   min_players=rules.TABLE_SIZE, max_players=rules.TABLE_SIZE * rules.MAX_TABLES,
                   settings=_settings(), menu_order=40, outcomes=True,
@@ -46,7 +46,5 @@ GAME = register(Game(
     create=_create,
     strengths=ai.STRENGTHS,
     default_strength=ai.DEFAULT_STRENGTH,
-    view=_view,
-    live_resolver=pace.DiceResolver,
     report=rules.game_report,
-))
+), GameApp(view=_view, live_resolver=pace.DiceResolver))

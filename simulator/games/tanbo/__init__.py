@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from simulator.core.errors import SettingsError
-from simulator.core.registry import Choice, Game, GameInfo, Setting, register
+from simulator.core.registry import Choice, GameApp, GameInfo, GameRules, Setting, register
 from simulator.core.setting_values import Accepts
 from simulator.games.tanbo import ai, rules
 
@@ -35,13 +36,14 @@ def _view() -> type:
     return TanboView
 
 
-def _benchmark(quick: bool = False, progress: Any = None) -> tuple[dict, str]:
+def _benchmark(quick: bool = False, progress: Callable[[int, int, str], None] | None = None
+               ) -> tuple[dict[str, Any], str]:
     from simulator.games.tanbo import playout_speed
     report = playout_speed.run_benchmark(quick=quick, progress=progress)
     return report, playout_speed.format_report(report)
 
 
-GAME = register(Game(
+GAME = register(GameRules(
     info=GameInfo("tanbo", "Tanbo", "Grow your roots, bound your opponent's, clear the board.",
                   min_players=2, max_players=2, settings=_settings(),
                   accepts={"size": Accepts((int,), values=rules.SQUARE_SIZES)},   # --setting size=11
@@ -51,6 +53,5 @@ GAME = register(Game(
     create=_create,
     strengths=ai.STRENGTHS,
     default_strength=ai.DEFAULT_STRENGTH,
-    view=_view,
     benchmark=_benchmark,
-))
+), GameApp(view=_view))
