@@ -602,7 +602,8 @@ class TurnController:
                                 f"{printable(str(error), 120) or type(error).__name__}") from None
         saved_state = data.get("state")
         try:
-            differs = saved_state is not None and saved_state != controller.state.to_dict()
+            differs = saved_state is not None and \
+                _unworded(saved_state, controller.state) != _unworded(controller.state.to_dict(), controller.state)
         except RecursionError:
             differs = True
         if differs:
@@ -654,3 +655,11 @@ class TurnController:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
         self._pending = None
+
+
+def _unworded(position: Any, state: GameState) -> Any:
+    """A saved position without the keys the game words anew in each version (an older
+    version's "Player 1 places tunnel (A-top)." is the same position as today's words)."""
+    if not isinstance(position, dict) or not state.worded_keys:
+        return position
+    return {key: value for key, value in position.items() if key not in state.worded_keys}

@@ -71,6 +71,9 @@ class GameState(ABC, Generic[A]):
 
     #: True when some seat may not see all of the state (hands, face-down tiles, a draw pile)
     hidden_information: ClassVar[bool] = False
+    #: keys of to_dict() that hold words for people (the last event, a reason): each version
+    #: words them anew, so a loaded save's position is compared without them
+    worded_keys: ClassVar[tuple[str, ...]] = ()
 
     # --- whose turn -------------------------------------------------------------------------
     @property

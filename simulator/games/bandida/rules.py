@@ -132,6 +132,7 @@ def _choice(value: Any, allowed: tuple, name: str) -> Any:
 
 class BandidaState(GameState[Move]):
     hidden_information = True
+    worded_keys = ("reason", "event")    # words for people, worded anew by each version
 
     def __init__(self, players: int = 2, mode: int = 1, deck: str = "bandida", side: int = 6,
                  ladder: bool = True, early_loss: bool = True) -> None:
