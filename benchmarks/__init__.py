@@ -29,49 +29,51 @@ class Benchmark(NamedTuple):
 BENCHMARKS: dict[str, Benchmark] = {
     # the physics
     "speed": Benchmark("`bandu-sim bench`: Tanbo's playouts and the physics' verdicts a second "
-                       "against their references", "~2 min (--quick: ~10 s)"),
+                       "against their references", "minutes; --quick 15 s"),
     "fidelity": Benchmark("the chosen physics settings against a converged reference (the "
-                          "fidelity harness)", "~1 h (--groups column,slope: minutes)"),
+                          "fidelity harness)",
+                          "about 50 min; --groups slope --random 0 --rungs 2: 9 s"),
     "crosscheck": Benchmark("random towers in PyBullet and in MuJoCo: do the engines agree?",
-                            "~1 min per 20 towers"),
+                            "20 towers about 15 s, 300 about 4 min"),
     "physics_settings": Benchmark("candidate physics settings on three 20-piece towers: "
-                                  "verdict, drift, sway, real-time factors", "~1 min"),
+                                  "verdict, drift, sway, real-time factors", "about 35 s"),
     "tower_speed": Benchmark("where a tower's build time goes (stats, profile, steps, counts) "
-                             "and what candidate changes buy (sweep)", "minutes per tower"),
+                             "and what candidate changes buy (sweep)",
+                             "minutes per tower; counts of one tower: seconds"),
     "friction_angles": Benchmark("the slope at which a piece slides on a piece, per material "
-                                 "pair, against atan(mu)", "~1 min"),
+                                 "pair, against atan(mu)", "about 10 s"),
     "rolling": Benchmark("how the exact cylinders roll on their side: distance by slope, "
-                         "acceleration against a solid cylinder's", "~10 s"),
+                         "acceleration against a solid cylinder's", "seconds"),
     "studies": Benchmark("orderings a stability study judges a minute on 1 worker, 2, and "
-                         "2 through Ray", "~2 min"),
+                         "2 through Ray", "under 1 min"),
     # the computer players' lab (Bandu)
     "lab": Benchmark("the lab's trials on a tall tower: the whole tower moving against only "
-                     "its top pieces", "~2 min"),
+                     "its top pieces", "minutes: the tower is played first; --pieces 2: 3 s"),
     "lab_columns": Benchmark("one release from a saved game, in the lab four ways and under "
-                             "the referee: which pieces to hold still", "~1 min"),
+                             "the referee: which pieces to hold still", "1 to 2 min"),
     "lab_history": Benchmark("whether a lab trial depends on the trials run before it on the "
-                             "same lab", "~1 min"),
+                             "same lab", "minutes: the tower is played first; --pieces 1: 3 s"),
     "lab_tremor": Benchmark("how often one release stands in the lab at two tremors, the "
-                            "whole tower moving, and under the referee", "~30 s"),
+                            "whole tower moving, and under the referee", "under 1 min"),
     # the computer players (win rates, think times)
     "bandu_ai": Benchmark("win rates and think times of Bandu's computer players, solo "
-                          "record attempts", "minutes to hours (--games)"),
+                          "record attempts", "minutes to hours, by --games and the levels"),
     "bandida": Benchmark("win rates of Bandida's computer team by player, mode and side",
-                         "~3 min"),
+                         "about 3 min"),
     "buddel_bande": Benchmark("win rates of Buddel Bande's computer players against random "
-                              "players", "~10 min"),
+                              "players", "10 to 20 min with --workers 2"),
     "bunko": Benchmark("Bunko self-play nights a second, what a night holds, dice "
-                       "frequencies, a night's length in the window", "~10 s"),
+                       "frequencies, a night's length in the window", "seconds"),
     # the window and the library
     "bandu_fps": Benchmark("frames a second of the window: empty, the Bandu table, a "
-                           "20-piece tower collapsing (needs a display)", "~1 min"),
+                           "20-piece tower collapsing (needs a display)", "about 1 min"),
     "frame_rate": Benchmark("frames the window draws on a game screen while computer players "
                             "think, or while a hint is sought (needs a display)",
-                            "~10 s (--hint: minutes)"),
+                            "seconds; --hint 30: minutes"),
     "opening": Benchmark("opening a saved Bandu game: time to its first frame, the "
-                         "background check, the longest frame (needs a display)", "~1 min"),
+                         "background check, the longest frame (needs a display)", "about 25 s"),
     "library": Benchmark("judge() against its internal call and the command line; "
-                         "environment steps a second", "~1 min (--quick: ~20 s)"),
+                         "environment steps a second", "under 1 min; --quick 8 s"),
 }
 
 #: modules of the package that are not benchmarks: code the benchmarks (and tests) share
