@@ -107,5 +107,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"benchmarks: no benchmark {name!r} (python -m benchmarks --list lists them)",
               file=sys.stderr)
         return 2
-    sys.argv = [f"benchmarks {name}", *rest]    # argparse's prog: "benchmarks NAME: error: ..."
-    return run(rest) or 0
+    saved, sys.argv = sys.argv, [f"benchmarks {name}", *rest]  # argparse's prog: "benchmarks NAME"
+    try:
+        return run(rest) or 0
+    finally:
+        sys.argv = saved

@@ -88,7 +88,9 @@ def test_speed_is_bandu_sims_bench_command(monkeypatch, capsys):
         return {"physics": {"towers": 1}}, "the text"
 
     monkeypatch.setattr(bench, "run_benchmarks", run_benchmarks)
+    argv = list(sys.argv)
     assert benchmarks.main(["speed", "--quick", "--json"]) == 0
+    assert sys.argv == argv                     # the runner gives the process its argv back
     assert calls == [True] and json.loads(capsys.readouterr().out) == {"physics": {"towers": 1}}
 
 
