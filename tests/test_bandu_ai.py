@@ -407,7 +407,7 @@ def test_a_neighbour_without_beans_is_offered_a_bad_piece(level):
 
 
 def test_a_tower_spread_along_its_base_gets_no_release_beyond_reach():
-    """Game 725 of four ai:medium players (tools/measure_bandu_ai.py): seat 1's tower has spread
+    """Game 725 of four ai:medium players (python -m benchmarks bandu_ai): seat 1's tower has spread
     along its base, its top piece (the medium ashlar) 156 mm from the axis. The medium player
     aimed the egg at that piece's centre, beyond the rules' reach (150 mm), and the game stopped
     on an illegal action. It now releases as near as the reach allows."""

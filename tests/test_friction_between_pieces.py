@@ -6,54 +6,42 @@ trials) are shown to grip too hard, so the test can tell the two apart."""
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
+from benchmarks import friction_angles
 from simulator.towers.physics.fidelity import friction_angle_deg
 from simulator.towers.physics.world import PhysicsSettings
 
-TOOL = Path(__file__).resolve().parent.parent / "tools" / "measure_friction_angles.py"
 MARGIN_DEG = 0.3
 
 
-def _tool():
-    spec = importlib.util.spec_from_file_location("measure_friction_angles", TOOL)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("yaw", [0.0, 45.0])
-@pytest.mark.parametrize("upper, lower", _tool().PAIRS)
+@pytest.mark.parametrize("upper, lower", friction_angles.PAIRS)
 def test_a_piece_slides_on_a_piece_at_its_friction_angle(upper, lower, yaw):
-    tool, angle = _tool(), friction_angle_deg(upper, lower)
+    angle = friction_angle_deg(upper, lower)
     chosen = PhysicsSettings.chosen()
-    assert not tool.slides(chosen, upper, lower, angle - MARGIN_DEG, yaw), "slid under atan(mu)"
-    assert tool.slides(chosen, upper, lower, angle + MARGIN_DEG, yaw), "held past atan(mu)"
+    assert not friction_angles.slides(chosen, upper, lower, angle - MARGIN_DEG, yaw), "slid under atan(mu)"
+    assert friction_angles.slides(chosen, upper, lower, angle + MARGIN_DEG, yaw), "held past atan(mu)"
 
 
 def test_plain_rigid_bodies_grip_too_hard_so_the_judge_does_not_use_them():
-    tool = _tool()
     rigid = PhysicsSettings.trials()
     assert rigid.maximal_coordinates and not PhysicsSettings.chosen().maximal_coordinates
     angle = friction_angle_deg("cube-large", "base")
-    assert not tool.slides(rigid, "cube-large", "base", angle + 1.0)   # holds 1 degree past
+    assert not friction_angles.slides(rigid, "cube-large", "base", angle + 1.0)   # holds 1 degree past
 
 
 def test_the_pairs_cover_every_material_pair():
     from simulator.towers.pieces.catalogue import CATALOGUE
 
     materials = {spec.id: spec.material.friction for spec in CATALOGUE}
-    pairs = {tuple(sorted((materials[u], materials[lo]))) for u, lo in _tool().PAIRS}
+    pairs = {tuple(sorted((materials[u], materials[lo]))) for u, lo in friction_angles.PAIRS}
     assert pairs == {(0.5, 0.5), (0.35, 0.5), (0.35, 0.35)}
 
 
 def test_the_sliding_angle_is_found_within_a_tenth_of_a_degree():
-    tool = _tool()
     settings = replace(PhysicsSettings.chosen(), tall_substeps=())
-    angle = tool.sliding_angle(settings, "cube-large", "base", 24.0, 29.0, resolution=0.1)
+    angle = friction_angles.sliding_angle(settings, "cube-large", "base", 24.0, 29.0, resolution=0.1)
     assert abs(angle - friction_angle_deg("cube-large", "base")) <= MARGIN_DEG

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_ruff_check_passes():
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
     assert ruff, "ruff is part of the test extras: pip install -e '.[test]'"
-    result = subprocess.run([ruff, "check", "simulator", "tests", "tools", "examples"], cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run([ruff, "check", "simulator", "tests", "tools", "benchmarks", "examples"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -1,5 +1,6 @@
-"""tools/measure_frame_rate.py --hint measures what it says: a person holds the next piece on
-ai:strong's solo tower, asks for the hint, and the hint's ghost shows while the window draws."""
+"""`python -m benchmarks frame_rate --hint` measures what it says: a person holds the next
+piece on ai:strong's solo tower, asks for the hint, and the hint's ghost shows while the
+window draws."""
 
 from __future__ import annotations
 
@@ -11,15 +12,16 @@ from pathlib import Path
 
 import pytest
 
-TOOL = Path(__file__).resolve().parent.parent / "tools" / "measure_frame_rate.py"
+ROOT = Path(__file__).resolve().parent.parent
+TOOL = [sys.executable, "-m", "benchmarks", "frame_rate"]  # run from the checkout (cwd=ROOT)
 
 
 @pytest.mark.slow
 @pytest.mark.gui
 def test_the_hint_is_shown_on_a_held_piece_while_the_window_draws(x_display, tmp_path):
     env = {**os.environ, "DISPLAY": x_display, "BANDU_SIM_HOME": str(tmp_path)}
-    run = subprocess.run([sys.executable, str(TOOL), "--hint", "3", "--seconds", "0.5"],
-                         capture_output=True, text=True, timeout=240, env=env)
+    run = subprocess.run([*TOOL, "--hint", "3", "--seconds", "0.5"],
+                         capture_output=True, text=True, timeout=240, env=env, cwd=ROOT)
     assert run.returncode == 0, run.stderr[-2000:]
     said = re.search(r"tower of 3 pieces: drawing alone ([\d.]+) frames .* the hint shown after ([\d.]+) s, "
                      r"([\d.]+) frames a second meanwhile", run.stdout)
@@ -29,5 +31,5 @@ def test_the_hint_is_shown_on_a_held_piece_while_the_window_draws(x_display, tmp
 
 
 def test_a_tower_for_the_hint_must_have_pieces():
-    run = subprocess.run([sys.executable, str(TOOL), "--hint", "0"], capture_output=True, text=True, timeout=60)
+    run = subprocess.run([*TOOL, "--hint", "0"], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert run.returncode == 2 and "--hint is a tower of 1 to 40 pieces, not 0" in run.stderr

@@ -1,4 +1,4 @@
-"""The box validation scenes in a second, independent engine (MuJoCo, tests/mujoco_boxes.py).
+"""The box validation scenes in a second, independent engine (MuJoCo, benchmarks/mujoco_models/boxes.py).
 
 Every validation scene whose pieces are all cuboids must give in MuJoCo the verdicts its
 [expect] table asks for and the same verdicts (stood, fell_at) as PyBullet; where everything
@@ -12,8 +12,8 @@ import math
 from pathlib import Path
 
 import pytest
-from mujoco_boxes import is_box_scene, run_scene_mujoco
 
+from benchmarks.mujoco_models.boxes import is_box_scene, run_scene_mujoco
 from simulator.towers.physics.scene_file import load_scene, parse_scene
 from simulator.towers.physics.stability import check_expectations, run_scene
 

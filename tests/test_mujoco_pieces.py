@@ -1,9 +1,9 @@
-"""Random towers of real pieces in a second engine (MuJoCo, tests/mujoco_pieces.py).
+"""Random towers of real pieces in a second engine (MuJoCo, benchmarks/mujoco_models/pieces.py).
 
 The fast tests check the MuJoCo model itself: every piece has the catalogue's mass and
 inertia, rests on the table at its own height without moving, pair friction is the
 geometric mean of the materials' coefficients against beech, and the tremor draws are
-PyBullet's. The slow test builds fidelity's first 20 random towers (tools/crosscheck_mujoco.py)
+PyBullet's. The slow test builds fidelity's first 20 random towers (`python -m benchmarks crosscheck`)
 in both engines: stood/fell must agree on at least 90 % of them (measured 20 / 20; seeds
 0 - 299: 296 / 300), and the whole verdict, fell_at included, on at least 75 % (measured
 17 / 20 = 85 %; seeds 0 - 299: 256 / 300 = 85.3 %, PyBullet with 60 solver iterations and
@@ -16,24 +16,20 @@ settings for 34 of the 300.
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 mujoco = pytest.importorskip("mujoco")
 
-import mujoco_pieces as mp  # noqa: E402
-
+from benchmarks.mujoco_models import pieces as mp  # noqa: E402
 from simulator.towers.physics.placement import most_stable_orientation  # noqa: E402
 from simulator.towers.pieces.build import load_piece  # noqa: E402
 from simulator.towers.pieces.catalogue import BY_ID  # noqa: E402
 from simulator.towers.pieces.materials import BEECH, GREEN_LACQUER, RED_LACQUER  # noqa: E402
 
-TOOLS = Path(__file__).resolve().parent.parent / "tools"
 # the slow test's towers, and the shares of them on which the two engines must agree
-# (measured when written, tools/crosscheck_mujoco.py --towers 20: 100 % and 85 %)
+# (measured when written, python -m benchmarks crosscheck --towers 20: 100 % and 85 %)
 TOWERS = 20
 REQUIRED_STOOD = 0.90  # stood/fell
 REQUIRED_VERDICT = 0.75  # stood/fell and fell_at
@@ -103,14 +99,11 @@ def test_the_tremor_draws_are_those_of_pybullet():
 
 @pytest.mark.slow
 def test_random_towers_agree_with_pybullet():
-    sys.path.insert(0, str(TOOLS))
-    try:
-        import crosscheck_mujoco
-    finally:
-        sys.path.remove(str(TOOLS))
-    summary = crosscheck_mujoco.crosscheck(TOWERS, 0)
+    from benchmarks import crosscheck
+
+    summary = crosscheck.crosscheck(TOWERS, 0)
     assert summary["release_dev"]["xy_mm"] < 1e-6
     assert summary["release_dev"]["deg"] < 1e-3
-    report = crosscheck_mujoco.format_summary(summary)
+    report = crosscheck.format_summary(summary)
     assert summary["same_stood"] / summary["towers"] >= REQUIRED_STOOD, report
     assert summary["same_verdict"] / summary["towers"] >= REQUIRED_VERDICT, report

@@ -49,7 +49,7 @@ def test_a_long_save_opens_at_once_and_the_window_answers_while_it_is_checked(gu
     checking = time.monotonic()
     longest = pump_until(window, lambda: screen.controller.paused is None, seconds=120)
     check_seconds = time.monotonic() - checking
-    # under a second on a quiet machine (docs/MEASUREMENTS.md, tools/measure_opening.py); on a
+    # under a second on a quiet machine (docs/MEASUREMENTS.md, python -m benchmarks opening); on a
     # busy one (the suite's other workers), far less than the check it no longer waits for
     assert first_frame < 1.0 or first_frame < 0.3 * check_seconds, \
         f"{first_frame:.2f} s to the first frame, the check {check_seconds:.2f} s"

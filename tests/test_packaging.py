@@ -91,6 +91,8 @@ def test_the_sdist_and_the_wheel_carry_every_mesh(built):
     missing = {f"simulator/assets/meshes/{name}" for name in _mesh_names()} - in_wheel
     assert not missing, f"not in the wheel: {sorted(missing)[:5]}"
     assert not any(name.startswith("assets/") for name in in_wheel)
+    # the checkout's lab and tools stay out of the wheel (the program never imports them)
+    assert not any(name.startswith(("benchmarks/", "tools/", "tests/")) for name in in_wheel)
 
 
 def test_the_unpacked_wheel_finds_its_own_meshes(built, tmp_path):

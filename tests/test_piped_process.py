@@ -1,7 +1,7 @@
 """Helper processes on a pipe (core/piped_process.py): each leaves quietly when the process that
 asked has gone, even in the middle of an answer. Before, a window closed while the referee
 published a fall's frames left a BrokenPipeError traceback on the terminal (seen once in six
-runs of tools/measure_frame_rate.py)."""
+runs of python -m benchmarks frame_rate)."""
 
 from __future__ import annotations
 

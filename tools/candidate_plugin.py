@@ -1,7 +1,8 @@
-"""A pytest plugin that runs the tests under one candidate of tools/measure_tower_speed.py.
+"""A pytest plugin that runs the tests under one candidate of the tower_speed benchmark
+(benchmarks/tower_speed.py).
 
     BANDU_CANDIDATE="iterations 25" .venv/bin/python -m pytest -p candidate_plugin \
-        tests/test_physics.py -q -m "not slow"        # with tools/ on PYTHONPATH
+        tests/test_physics.py -q -m "not slow"        # with tools/ on PYTHONPATH, from the checkout
 
 The candidate's PhysicsSettings overrides become PhysicsSettings.chosen() (World() with no
 settings uses it) and its monkeypatches are applied for the whole session; nothing is edited.
@@ -12,8 +13,7 @@ from __future__ import annotations
 import dataclasses
 import os
 
-import measure_tower_speed as m
-
+from benchmarks import tower_speed as m
 from simulator.towers.physics.world import PhysicsSettings
 
 LABEL = os.environ.get("BANDU_CANDIDATE", "chosen")

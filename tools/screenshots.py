@@ -5,7 +5,7 @@ only the Bandu pictures of a game: the table, the auction, the collapse and the 
 
 Tanbo: a few seeded moves, so the picture shows a game in progress with a removal preview.
 Bandu: a three-player game after a few seeded placements (the table), a person's answer to an
-auction to refuse (the auction), and tools/measure_bandu_fps.py's 20-piece tower collapsing,
+auction to refuse (the auction), and the bandu_fps benchmark's 20-piece tower collapsing,
 two simulated seconds in (the collapse), and a solo game's practice aid (a red ghost).
 `... tools/screenshots.py tall` makes only the tower ai:strong builds alone (solo, seed 1000:
 the last position before its tower fell, played headless first, several minutes).
@@ -134,8 +134,7 @@ def bunko_screenshot(window, app) -> None:
 
 
 def bandu_screenshots(window, app) -> None:
-    from measure_bandu_fps import build_tower, collapse_once, settle_view
-
+    from benchmarks.bandu_fps import build_tower, collapse_once, settle_view
     from simulator.core.controller import COMPUTER, PERSON, Seat
     from simulator.games.bandu.ai import LEVELS, BanduAgent
     from simulator.games.bandu.rules import Offer
@@ -169,8 +168,7 @@ def bandu_screenshots(window, app) -> None:
 
 
 def bandu_sizes_screenshots(window, app) -> None:
-    from measure_bandu_fps import settle_view
-
+    from benchmarks.bandu_fps import settle_view
     from simulator.core.controller import COMPUTER, PERSON, Seat
     from simulator.games.bandu.rules import Offer
 
@@ -187,24 +185,11 @@ def bandu_sizes_screenshots(window, app) -> None:
     window.dispatch_event("on_resize", 1280, 800)
 
 
-def strong_solo_game(seed: int = 1000):
-    """ai:strong's solo game of `seed`, headless: its controller at the start and after each
-    move, to its end (tools/measure_frame_rate.py --hint reads it too)."""
-    from simulator.core.controller import COMPUTER, Seat, TurnController
-
-    controller = TurnController("bandu", {"variant": "solo"}, [Seat(COMPUTER, "ai:strong")], seed=seed)
-    try:
-        yield controller
-        while not controller.is_over():
-            controller.play_computer_moves(limit=1)
-            yield controller
-    finally:
-        controller.close()
-
-
 def strong_solo_tower(seed: int = 1000) -> dict:
     """ai:strong's solo game of `seed`, headless, as a save of its last position before the
     tower fell (or of its end)."""
+    from benchmarks.frame_rate import strong_solo_game
+
     standing: dict = {}
     for controller in strong_solo_game(seed):
         state = controller.state
@@ -214,9 +199,9 @@ def strong_solo_tower(seed: int = 1000) -> dict:
 
 
 def tall_tower_screenshot(window, app) -> None:
-    from measure_bandu_fps import settle_view
     from pyglet.math import Vec3
 
+    from benchmarks.bandu_fps import settle_view
     from simulator.core.controller import TurnController
     from simulator.render.screenshot import save_png
 
@@ -236,9 +221,9 @@ def practice_aid_screenshot(window, app) -> None:
     red once the trials are in."""
     import time
 
-    from measure_bandu_fps import settle_view
     from pyglet.math import Vec3
 
+    from benchmarks.bandu_fps import settle_view
     from simulator.core.controller import PERSON, Seat
     from simulator.games.bandu.rules import Offer
     from simulator.render.screenshot import save_png

@@ -68,7 +68,7 @@ class App:
     def search_pool(self) -> SearchPool:
         """One worker process for computer players, started on first use and replaced if it
         dies. A process, not a thread: a search holding the GIL stalls drawing (measured: 9
-        frames in 4 s against 87 with this process; tools/measure_frame_rate.py)."""
+        frames in 4 s against 87 with this process; python -m benchmarks frame_rate)."""
         if self._search_pool is None:
             self._search_pool = SearchPool(workers=1)
         return self._search_pool

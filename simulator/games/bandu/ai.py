@@ -122,7 +122,7 @@ class Level:
     # released up to `verify` times more over the whole tower moving: held pieces neither
     # sway nor tip, and a pole stood on end atop a 17-piece tower stood 7 of 8 such trials,
     # 5 of 8 with every piece moving and none of 8 under the referee
-    # (tools/measure_lab_columns.py, tools/lab_cases/pole-on-a-tall-stack.json)
+    # (python -m benchmarks lab_columns, benchmarks/lab_cases/pole-on-a-tall-stack.json)
     verify: int = 0
     auction_budget: int = 0
     # and trials are shaken as the player's own hand will shake (None: lab_hand): at 1 mm an

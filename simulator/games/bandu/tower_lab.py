@@ -51,7 +51,7 @@ def column_tops(world: World, bodies: list[int], depth: int) -> list[int]:
     `depth` highest pieces; one of two stacks on the base gives the top of each, so that a
     placement on the lower stack does not rest on pieces held still (held, a cove laid out
     over the end of a short stack stood in 8 trials of 8 and in none under the referee:
-    tools/measure_lab_columns.py, tools/lab_cases/cove-off-the-short-stack.json)."""
+    python -m benchmarks lab_columns, benchmarks/lab_cases/cove-off-the-short-stack.json)."""
     below = world.resting_on(bodies)
     above: dict[int, set[int]] = {body: set() for body in bodies}
     for upper in bodies:                        # every piece, to everything under it
@@ -81,7 +81,7 @@ class TowerLab:
         part is short). A tall tower
         sways for seconds on end, so a trial on the whole of it runs its full settle time; with
         the top four moving, 48 trials on a 19-piece tower took 17 s instead of 129 s and gave
-        the same verdict in 47 (tools/measure_lab.py; docs/PHYSICS.md, "What the computer
+        the same verdict in 47 (python -m benchmarks lab; docs/PHYSICS.md, "What the computer
         players try")."""
         settings = settings or PhysicsSettings.trials()
         held = moving is not None and len(state.towers[seat]) > moving

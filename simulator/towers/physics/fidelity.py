@@ -22,7 +22,7 @@ than the hand): where those give other verdicts, the tower's verdict is decided 
 margin (a piece left on an edge, a chaotic collapse), and no refinement of the simulation can
 make it converge, because the real tower is as undecided. Two settings then agree *within
 chance* on a tower when one's verdict is among the other's outcomes (the verdict and its
-variants'); elsewhere they must give the same verdict. `tools/measure_fidelity.py` runs it all
+variants'); elsewhere they must give the same verdict. `python -m benchmarks fidelity` runs it all
 and prints both agreements and the wall time of each setting, in one run (docs/PHYSICS.md,
 "Fidelity").
 """

@@ -2,11 +2,11 @@
 it on the same lab? Splitting a decision's trials over processes gives the same game only if it
 is the former.
 
-    .venv/bin/python tools/measure_lab_history.py                 # a 13-piece tower
-    .venv/bin/python tools/measure_lab_history.py --pieces 18
+    .venv/bin/python -m benchmarks lab_history                 # a 13-piece tower
+    .venv/bin/python -m benchmarks lab_history --pieces 18
 
 The tower is the one ai:strong builds in the solo game of seed 1000, `--pieces` pieces besides
-the base (measure_lab.py's tower). Eight releases (pieces of the reserve on the tower's axis, each with its own seeded
+the base (benchmarks/lab.py's tower). Eight releases (pieces of the reserve on the tower's axis, each with its own seeded
 tremor of 1 mm and 1 degree) are tried three ways on each lab (the top four pieces moving, and
 the whole tower moving): one after another on one lab, the same in the reverse order, and each
 on a lab of its own, newly built. Prints, per release, the verdict and how far the tower moved
@@ -16,21 +16,14 @@ each way, and how many releases gave the same result all three ways.
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a checkout
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))          # its sibling tools
-
-from measure_lab import solo_tower  # noqa: E402
-
-from simulator.core.command_kit import bounded_int  # noqa: E402
-from simulator.games.bandu.rules import BanduState, Place  # noqa: E402
-from simulator.games.bandu.tower_lab import LAB_MOVING, TowerLab  # noqa: E402
-from simulator.towers.physics.tremor import Tremor  # noqa: E402
+from benchmarks.lab import solo_tower
+from simulator.core.command_kit import bounded_int
+from simulator.games.bandu.rules import BanduState, Place
+from simulator.games.bandu.tower_lab import LAB_MOVING, TowerLab
+from simulator.towers.physics.tremor import Tremor
 
 RELEASES = 8
 HAND = Tremor(1.0, 1.0)
@@ -49,11 +42,11 @@ def releases(state: BanduState, moving: int | None, pieces: list[str], order: li
         lab.close()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--pieces", type=bounded_int(1, 33), default=12,
                         help="pieces of the tower besides the base (default 12)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     state = solo_tower(args.pieces, 1000)
     if not state.alive[0]:
         raise SystemExit("the tower fell before it had that many pieces; ask for fewer")
@@ -71,7 +64,3 @@ def main() -> None:
         same = sum(forward[n] == backward[n] == alone[n] for n in order)
         verdicts = sum(forward[n][0] == backward[n][0] == alone[n][0] for n in order)
         print(f"  the same all three ways: {same} of {RELEASES} results, {verdicts} of {RELEASES} verdicts")
-
-
-if __name__ == "__main__":
-    main()

@@ -1,11 +1,11 @@
 """Which pieces the computer players' lab should hold still: one release from a saved game,
 tried in the lab four ways and under the referee.
 
-    .venv/bin/python tools/measure_lab_columns.py tools/lab_cases/cove-off-the-short-stack.json \\
+    .venv/bin/python -m benchmarks lab_columns benchmarks/lab_cases/cove-off-the-short-stack.json \\
         --release cove@76.1,-2.6
-    .venv/bin/python tools/measure_lab_columns.py tools/lab_cases/t-block-off-the-axis.json \\
+    .venv/bin/python -m benchmarks lab_columns benchmarks/lab_cases/t-block-off-the-axis.json \\
         --release t-block@52,24.7
-    .venv/bin/python tools/measure_lab_columns.py tools/lab_cases/pole-on-a-tall-stack.json \\
+    .venv/bin/python -m benchmarks lab_columns benchmarks/lab_cases/pole-on-a-tall-stack.json \\
         --release pole-long@-38.4,12.7
 
 Each case is a game save (ai:strong against three ai:easy players) stopped where seat 0 must
@@ -23,20 +23,16 @@ from __future__ import annotations
 import argparse
 import copy
 import random
-import sys
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a checkout
-
-from measure_lab_tremor import parse_place  # noqa: E402  (this folder: the same PIECE@X,Y form)
-
-from simulator.core.controller import TurnController  # noqa: E402
-from simulator.games.bandu.ai import LEVELS  # noqa: E402
-from simulator.games.bandu.referee import PhysicsReferee  # noqa: E402
-from simulator.games.bandu.rules import BanduState, Place  # noqa: E402
-from simulator.games.bandu.tower_lab import LAB_MOVING, TowerLab  # noqa: E402
+from benchmarks.lab_tremor import parse_place
+from simulator.core.controller import TurnController
+from simulator.games.bandu.ai import LEVELS
+from simulator.games.bandu.referee import PhysicsReferee
+from simulator.games.bandu.rules import BanduState, Place
+from simulator.games.bandu.tower_lab import LAB_MOVING, TowerLab
 
 STRONG = LEVELS["strong"]
 
@@ -78,21 +74,21 @@ def referee_stood(state: BanduState, seat: int, release: Place, releases: int, s
     return stood
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("save", type=Path)
     parser.add_argument("--release", required=True, type=parse_place)
     parser.add_argument("--releases", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     controller = TurnController.load(args.save)
     state = controller.state
     controller.close()
     if not isinstance(state, BanduState) or state.phase != "place" or state.auction is None:
-        raise SystemExit(f"measure_lab_columns: {args.save} is not a Bandu game waiting for a placement")
+        raise SystemExit(f"lab_columns: {args.save} is not a Bandu game waiting for a placement")
     seat, release = state.placer, args.release
     if release.piece != state.auction.piece:
-        raise SystemExit(f"measure_lab_columns: the piece to place is {state.auction.piece}, not {release.piece}")
+        raise SystemExit(f"lab_columns: the piece to place is {state.auction.piece}, not {release.piece}")
     n = args.releases
     print(f"{release.piece} on seat {seat}'s tower of {len(state.towers[seat])} pieces, {n} releases each:")
     rows = [("the four highest moving", lambda: lab_stood(highest_four_lab(state, seat), release, n, args.seed)),
@@ -102,7 +98,3 @@ def main() -> None:
             ("the referee, the strong hand's tremor", lambda: referee_stood(state, seat, release, n, args.seed))]
     for label, stood in rows:
         print(f"  {label}: stood {stood()} of {n}", flush=True)
-
-
-if __name__ == "__main__":
-    main()

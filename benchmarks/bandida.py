@@ -1,7 +1,7 @@
 """The win rates of Bandida's computer team, for the README's figures.
 
-    .venv/bin/python tools/measure_bandida.py                       # a quick look, ~3 min on 2 cores
-    .venv/bin/python tools/measure_bandida.py --games random=400,mcts:easy=20 --modes 1 --sides 5
+    .venv/bin/python -m benchmarks bandida                       # a quick look, ~3 min on 2 cores
+    .venv/bin/python -m benchmarks bandida --games random=400,mcts:easy=20 --modes 1 --sides 5
 
 For each kind of player, each mode and each side of the start card, a team of `--players`
 seats all played by that kind plays whole games (game n uses seed S + n, as `bandu-sim selfplay`
@@ -39,7 +39,7 @@ def parse_games(text: str) -> dict[str, int]:
     return games
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default=DEFAULT_GAMES, help=f"PLAYER=GAMES,... (default {DEFAULT_GAMES})")
     parser.add_argument("--modes", default="1,2,3")
@@ -48,7 +48,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", action="store_true", help="one JSON object instead of the table")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     games = parse_games(args.games)
     modes = [int(m) for m in args.modes.split(",")]
     sides = [int(s) for s in args.sides.split(",")]
@@ -80,7 +80,3 @@ def main() -> None:
     for row in rows:
         print(f"{row['player']:<13}{row['mode']:>5}{row['side']:>5}{row['games']:>7}{row['wins']:>6}"
               f"{row['rate']:>8.0%}   {row['low']:>4.0%} - {row['high']:<4.0%}   {row['turns']:>5.1f}")
-
-
-if __name__ == "__main__":
-    main()

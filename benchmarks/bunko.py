@@ -2,7 +2,7 @@
 (rolls, roll-offs, bunkos), how often the dice show bunkos and triples against three fair dice
 (1/216 and 5/216 per roll), and how long a night lasts in the window at each dice pace.
 
-    .venv/bin/python tools/measure_bunko.py --nights 40 --tables 3
+    .venv/bin/python -m benchmarks bunko --nights 40 --tables 3
 
 Plays `--nights` nights of `4 x --tables` computer seats through the same path as
 `bandu-sim selfplay bunko` (simulator.selfplay.play_one: the turn controller, its seeded dice),
@@ -21,14 +21,14 @@ import statistics
 import time
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--nights", type=int, default=40)
     parser.add_argument("--tables", type=int, default=3)
     parser.add_argument("--sets", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
 
     from simulator.app.main import COMPUTER_DELAY
     from simulator.games.bunko import pace
@@ -67,7 +67,3 @@ def main() -> None:
         "bunko": frequency(bunkos, 1 / 216), "triple": frequency(triples, 5 / 216),
         "window_with_computers_only": window,
     }, indent=1))
-
-
-if __name__ == "__main__":
-    main()

@@ -1,7 +1,7 @@
 """Win rates of Buddel Bande's computer players against random players, for the README.
 
-    .venv/bin/python tools/measure_buddel_bande.py --workers 2
-    .venv/bin/python tools/measure_buddel_bande.py --levels easy --tables 4 --games 40 --json
+    .venv/bin/python -m benchmarks buddel_bande --workers 2
+    .venv/bin/python -m benchmarks buddel_bande --levels easy --tables 4 --games 40 --json
 
 For each level and each table size, plays complete games of one computer player (mcts:LEVEL)
 against random players. Game n uses seed S + n, and the computer sits at seat n mod players
@@ -14,16 +14,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from simulator.selfplay import play_one  # noqa: E402
-from simulator.towers.studies.wilson import wilson_interval  # noqa: E402
+from simulator.selfplay import play_one
+from simulator.towers.studies.wilson import wilson_interval
 
 LEVELS = ("easy", "medium", "strong")
 #: games per (level, players): enough for the intervals to part, within ~10 minutes on 2 cores
@@ -65,7 +61,7 @@ def measure(levels: list[str], tables: list[int], games: dict[int, int], seed: i
     return rows
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--levels", default=",".join(LEVELS), help="comma-separated: easy,medium,strong")
     parser.add_argument("--tables", default="2,4", help="comma-separated player counts (2 to 4)")
@@ -75,7 +71,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     levels = [level.strip() for level in args.levels.split(",") if level.strip()]
     tables = [int(t) for t in args.tables.split(",")]
     if any(level not in LEVELS for level in levels) or any(not 2 <= t <= 4 for t in tables):
@@ -94,7 +90,3 @@ def main() -> None:
         print(f"mcts:{row['level']:<8} {row['players']:>5} {row['games']:>5} {row['wins']:>5} "
               f"{row['win_rate']:>8.0%}  {low:>5.0%} - {high:<5.0%}    {row['random_share']:.0%}")
     print(f"{elapsed:.0f} s with {args.workers} worker(s)")
-
-
-if __name__ == "__main__":
-    main()

@@ -30,7 +30,7 @@ pyramidal, impratio 1) pass the verdicts but creep 1.4 mm (the harmonic staircas
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import mujoco
@@ -47,6 +47,12 @@ GRAVITY = 9.81
 TABLE_HALF = TABLE_HALF_EXTENTS_M
 FLOOR_Z = FLOOR_Z_M
 FRICTION = 0.5  # beech on beech; the table is beech
+
+
+def xyz(values: Iterable[float]) -> tuple[float, float, float]:
+    """Three numbers as a tuple of Python floats (a position, in its unit)."""
+    x, y, z = (float(v) for v in values)
+    return x, y, z
 
 
 def lift_until_clear(put: Callable[[float], None], overlaps: Callable[[], bool],
@@ -113,6 +119,7 @@ def _model(pieces: list[str], slope_deg: float, s: Settings) -> mujoco.MjModel:
     bodies = []
     for index, piece in enumerate(pieces):
         asset = load_piece(piece)
+        assert asset.spec.box_mm is not None, f"{piece} is not a box"
         half = " ".join(f"{v / 2000.0:.9g}" for v in asset.spec.box_mm)
         bodies.append(f'<body name="p{index}" pos="0 0 {1 + index}"><freejoint/>'
                       f'<geom name="g{index}" type="box" size="{half}" mass="{asset.mass_kg:.9g}"/>'
@@ -279,7 +286,7 @@ def run_scene_mujoco(scene: Scene, settings: Settings = SETTINGS,
     for spec, bodies, names, fell_at, fallen in towers:
         if fell_at is None and fallen():
             fell_at = len(spec.placements) - 1
-        pieces = [PieceReport(name, tuple(float(v) * 1000.0 for v in world.position(b)),
+        pieces = [PieceReport(name, xyz(world.position(b) * 1000.0),
                               world.touches_ground(b)) for b, name in zip(bodies, names, strict=True)]
         height = max(world.highest(b) for b in bodies) * 1000.0
         reports.append(TowerReport(fell_at is None, fell_at, height, pieces))

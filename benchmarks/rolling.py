@@ -1,8 +1,8 @@
 """How the exact cylinders lying on their side roll: distance in 1 s by slope, and the rolling
 acceleration against a solid cylinder's with the chosen rolling lever arm.
 
-    .venv/bin/python tools/measure_rolling.py                                   # the chosen settings
-    .venv/bin/python tools/measure_rolling.py cylinder_rolling_friction=2e-5     # another lever arm
+    .venv/bin/python -m benchmarks rolling                                   # the chosen settings
+    .venv/bin/python -m benchmarks rolling cylinder_rolling_friction=2e-5     # another lever arm
 
 Each piece is released at rest on its side across a base block on the tilted table, its axis
 across the slope (tests/test_rolling.py uses the same set-up). The acceleration is a least-squares
@@ -14,17 +14,13 @@ literal). Prints two tables for docs/PHYSICS.md, "Round shapes".
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a checkout
-
-from simulator.towers.physics.placement import place_on_table  # noqa: E402
-from simulator.towers.physics.world import GRAVITY, PhysicsSettings, World, pybullet  # noqa: E402
-from simulator.towers.pieces.build import load_piece  # noqa: E402
+from simulator.towers.physics.placement import place_on_table
+from simulator.towers.physics.world import GRAVITY, PhysicsSettings, World, pybullet
+from simulator.towers.pieces.build import load_piece
 
 PIECES = ("cylinder-tall", "pole-long", "pole-short")
 SLOPES_DEG = (0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.7, 1.0)
@@ -32,9 +28,15 @@ FIT_SLOPES_DEG = (0.5, 1.0)
 SAMPLES = 20
 
 
+def radius_m(piece: str) -> float:
+    size = load_piece(piece).spec.cylinder_mm
+    assert size is not None, f"{piece} is not a cylinder"
+    return size[0] / 2000.0
+
+
 def roll(settings: PhysicsSettings, piece: str, slope_deg: float) -> tuple[np.ndarray, np.ndarray]:
     """Times (s) and distances (m) the lying `piece` has rolled over the first second."""
-    radius = load_piece(piece).spec.cylinder_mm[0] / 2000.0
+    radius = radius_m(piece)
     with World(settings, slope_deg=slope_deg) as world:
         base = place_on_table(world, "base", (0, 0))
         world.settle(0.5)
@@ -58,7 +60,10 @@ def fitted_acceleration(times: np.ndarray, distances: np.ndarray) -> float:
     return 2.0 * float(np.polyfit(times[moving], distances[moving], 2)[0])
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str]) -> int | None:
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return 0
     settings = replace(PhysicsSettings.chosen(), exact_cylinders=True,
                        **PhysicsSettings.changes_from(argv))
     arm = settings.cylinder_rolling_friction or settings.rolling_friction
@@ -66,12 +71,12 @@ def main(argv: list[str]) -> int:
     print("| slope, degrees | " + " | ".join(f"{s:g}" for s in SLOPES_DEG) + " | onset atan(b/r) |")
     print("|---" * (len(SLOPES_DEG) + 2) + "|")
     for piece in PIECES:
-        radius = load_piece(piece).spec.cylinder_mm[0] / 2000.0
+        radius = radius_m(piece)
         cells = [f"{roll(settings, piece, s)[1][-1] * 1000:.2f}" for s in SLOPES_DEG]
         print(f"| {piece} | " + " | ".join(cells) + f" | {math.degrees(math.atan(arm / radius)):.2f} |")
     print("\nrolling acceleration, m/s^2: measured (theory), and the extra slope it amounts to")
     for piece in PIECES:
-        radius = load_piece(piece).spec.cylinder_mm[0] / 2000.0
+        radius = radius_m(piece)
         cells = []
         for slope in FIT_SLOPES_DEG:
             t = math.radians(slope)
@@ -81,7 +86,3 @@ def main(argv: list[str]) -> int:
             cells.append(f"{slope:g} degrees: {measured:.4f} ({theory:.4f}), {extra:+.2f} degrees")
         print(f"{piece}: " + "; ".join(cells))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -1,9 +1,9 @@
 """The fidelity harness: the chosen physics settings against a converged reference, in one run.
 
-    .venv/bin/python tools/measure_fidelity.py                       # the whole corpus
-    .venv/bin/python tools/measure_fidelity.py --random 60 --workers 2
-    .venv/bin/python tools/measure_fidelity.py --chosen substeps=4 solver_iterations=60
-    .venv/bin/python tools/measure_fidelity.py --json > fidelity.json
+    .venv/bin/python -m benchmarks fidelity                       # the whole corpus
+    .venv/bin/python -m benchmarks fidelity --random 60 --workers 2
+    .venv/bin/python -m benchmarks fidelity --chosen substeps=4 solver_iterations=60
+    .venv/bin/python -m benchmarks fidelity --json > fidelity.json
 
 The corpus and the reference are simulator/towers/physics/fidelity.py's: the validation scenes, the
 benchmark towers, straight columns of 20 to 40 flat-topped pieces (exact and with a 0.2 mm
@@ -23,13 +23,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a checkout
-
-from simulator.progress import ProgressBar  # noqa: E402
-from simulator.towers.physics import fidelity  # noqa: E402
-from simulator.towers.physics.world import PhysicsSettings  # noqa: E402
+from simulator.progress import ProgressBar
+from simulator.towers.physics import fidelity
+from simulator.towers.physics.world import PhysicsSettings
 
 
 def _changes(items: list[str]) -> tuple[tuple[str, object], ...]:
@@ -78,7 +75,3 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(fidelity.format_report(cases, judged, ladder, reference))
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

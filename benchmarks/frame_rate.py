@@ -1,5 +1,5 @@
 """Count the frames the window draws in a few seconds on a Tanbo game screen (needs a display:
-`xvfb-run -a .venv/bin/python tools/measure_frame_rate.py --players mcts:strong,mcts:strong`).
+`xvfb-run -a .venv/bin/python -m benchmarks frame_rate --players mcts:strong,mcts:strong`).
 
 --players person,person measures drawing alone; computer players show what their searches cost
 the window. --thread runs the searches on a thread in the window's process instead of the
@@ -12,7 +12,7 @@ games/bandu/trial_streams.py).
 
 --hint PIECES gives a person ai:strong's solo tower of seed 1000 at PIECES pieces, the next piece
 held, and counts the frames drawn for --seconds, then from G (the hint) until its ghost shows:
-`xvfb-run -a .venv/bin/python tools/measure_frame_rate.py --hint 30`.
+`xvfb-run -a .venv/bin/python -m benchmarks frame_rate --hint 30`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import tempfile
 import time
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=["tanbo", "bandu"], default="tanbo")
     parser.add_argument("--players", default=None)
@@ -31,7 +31,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=4.0)
     parser.add_argument("--thread", action="store_true")
     parser.add_argument("--hint", type=int, metavar="PIECES", default=None)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.hint is not None and not 1 <= args.hint <= 40:
         parser.error(f"--hint is a tower of 1 to 40 pieces, not {args.hint}")
     os.environ.setdefault("BANDU_SIM_HOME", tempfile.mkdtemp(prefix="bandu-sim-fps-"))
@@ -48,7 +48,8 @@ def main() -> None:
     seats = [Seat(PERSON) if p == "person" else Seat(COMPUTER, p) for p in players.split(",")]
     window, app = build_app(visible=True)
     if args.thread:
-        app.search_pool = lambda: None          # controllers fall back to their own thread
+        # controllers fall back to their own thread
+        app.search_pool = lambda: None  # type: ignore[method-assign, assignment, return-value]
     app.start_game(args.game, {"size": 7} if args.game == "tanbo" else {}, seats, seed=3)
     controller = window.active_screen.controller
     controller.computer_delay = 0.0
@@ -78,11 +79,24 @@ def main() -> None:
     app.shutdown()
 
 
+def strong_solo_game(seed: int = 1000):
+    """ai:strong's solo game of `seed`, headless: its controller at the start and after each
+    move, to its end (tools/screenshots.py's tall tower reads it too)."""
+    from simulator.core.controller import COMPUTER, Seat, TurnController
+
+    controller = TurnController("bandu", {"variant": "solo"}, [Seat(COMPUTER, "ai:strong")], seed=seed)
+    try:
+        yield controller
+        while not controller.is_over():
+            controller.play_computer_moves(limit=1)
+            yield controller
+    finally:
+        controller.close()
+
+
 def strong_tower_held(pieces: int) -> dict:
     """A save of ai:strong's solo game of seed 1000 when its tower holds `pieces` pieces and the
     next one awaits placement, the seat given to a person (who then holds that piece)."""
-    from screenshots import strong_solo_game
-
     for controller in strong_solo_game(1000):
         state = controller.state
         if state.phase == "place" and len(state.towers[0]) == pieces:
@@ -128,7 +142,3 @@ def pump_for(window, done, seconds: float) -> tuple[float, float, float]:
     gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)] or [0.0]
     elapsed = stamps[-1] - stamps[0]
     return (len(gaps) / elapsed if elapsed else 0.0, max(gaps), elapsed)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,8 +1,8 @@
 """Measure candidate physics settings on the towers docs/PHYSICS.md chose them by.
 
-    .venv/bin/python tools/measure_physics_settings.py                      # the chosen settings
-    .venv/bin/python tools/measure_physics_settings.py substeps=4 solver_iterations=20
-    .venv/bin/python tools/measure_physics_settings.py warm_starting=None sleeping=False
+    .venv/bin/python -m benchmarks physics_settings                      # the chosen settings
+    .venv/bin/python -m benchmarks physics_settings substeps=4 solver_iterations=20
+    .venv/bin/python -m benchmarks physics_settings warm_starting=None sleeping=False
 
 Each argument overrides one field of PhysicsSettings (a Python literal). For three towers built
 placement by placement (20 base blocks, 20 short planks, the benchmark's 20 mixed pieces) it
@@ -14,7 +14,6 @@ of the build and of the 3 s standing.
 from __future__ import annotations
 
 import dataclasses
-import sys
 import time
 
 import numpy as np
@@ -34,12 +33,12 @@ def measure(settings: PhysicsSettings, pieces: tuple[str, ...]) -> str:
         start = time.perf_counter()
         tower = build_tower(world, spec, 3.0, PieceIds())
         build_rtf = world.seconds / (time.perf_counter() - start)
-        start, path = time.perf_counter(), []
+        start, path_m = time.perf_counter(), []
         for _ in range(60):
             world.step(round(0.05 / settings.time_step))
-            path.append([world.pose(b)[0][:2] for b in tower.bodies])
+            path_m.append([world.pose(b)[0][:2] for b in tower.bodies])
         standing_rtf = 3.0 / (time.perf_counter() - start)
-        path = np.array(path) * 1000.0
+        path = np.array(path_m) * 1000.0
         drift = float(np.abs(path[-1]).sum(axis=1).max())
         sway = float(path[:, -1].std(axis=0).sum())
         verdict = "stood" if tower.fell_at is None and not tower.fallen(world) else (
@@ -49,11 +48,10 @@ def measure(settings: PhysicsSettings, pieces: tuple[str, ...]) -> str:
 
 
 def main(argv: list[str]) -> None:
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return
     settings = dataclasses.replace(PhysicsSettings.chosen(), **PhysicsSettings.changes_from(argv))
     print(" ".join(argv) or "chosen settings")
     for name, pieces in TOWERS.items():
         print(f"  {name:<16} {measure(settings, pieces)}")
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

@@ -1,6 +1,6 @@
 """The random towers of real pieces in a second, independent engine: MuJoCo.
 
-tests/mujoco_boxes.py cross-checks the box scenes; this module does the same for towers of any
+boxes.py (beside it) cross-checks the box scenes; this module does the same for towers of any
 of the 49 pieces, the way `simulator.towers.physics.stability.build_tower` builds an `order` tower
 with the default placement policy (towers/physics/placement.py) and the hand's tremor:
 
@@ -34,7 +34,7 @@ with the default placement policy (towers/physics/placement.py) and the hand's t
   pure geometry) and shakes it with `Tremor.shake` drawing from `stability.tremor_rng(seed, 0)`
   in the same order as PyBullet (one shake per placement, the foundation draws nothing), so
   the x, y and orientation of every release are PyBullet's to the last bit (checked by
-  tools/crosscheck_mujoco.py against `Tower.released`). The height is this engine's own:
+  `python -m benchmarks crosscheck` against `Tower.released`). The height is this engine's own:
   the piece's lowest point 0.5 mm above the MuJoCo tower's highest point, then raised by the
   least amount (bisection to 0.05 mm) that keeps it 0.1 mm off every body. Taking PyBullet's
   released heights instead would release a piece inside, or above, a tower that settled a
@@ -48,7 +48,7 @@ with the default placement policy (towers/physics/placement.py) and the hand's t
   stops at the first fall; fell_at is that placement's index (0 = the first piece on the
   foundation), None when the tower stood.
 
-The solver settings are mujoco_boxes.SETTINGS (1 ms, Newton, elliptic cones, impratio 10,
+The solver settings are boxes.SETTINGS (1 ms, Newton, elliptic cones, impratio 10,
 stiff contacts, 3 no-slip iterations: why is in that module's docstring).
 """
 
@@ -61,8 +61,8 @@ from functools import cache
 
 import mujoco
 import numpy as np
-from mujoco_boxes import SETTINGS, Settings, lift_until_clear
 
+from benchmarks.mujoco_models.boxes import SETTINGS, Settings, lift_until_clear, xyz
 from simulator.towers.physics.placement import RELEASE_GAP_M, most_stable_orientation
 from simulator.towers.physics.stability import tremor_rng
 from simulator.towers.physics.tremor import NO_TREMOR, Tremor
@@ -355,7 +355,7 @@ def build_tower(foundation: str, pieces, tremor: Tremor = NO_TREMOR, seed: int =
             break
     names = [foundation, *pieces[:len(bodies) - 1]]
     return TowerResult(names, fell_at is None, fell_at,
-                       [(tuple(float(v) for v in p), q) for p, q in released],
-                       [tuple(float(v) for v in world.pose(b)[0]) for b in bodies],
+                       [(xyz(p), q) for p, q in released],
+                       [xyz(world.pose(b)[0]) for b in bodies],
                        [bool(world.on_table([b])) for b in bodies],
                        world.seconds, time.perf_counter() - started)

@@ -1,13 +1,13 @@
 """Random towers of real pieces in PyBullet and in MuJoCo: do the two engines agree?
 
-    .venv/bin/python tools/crosscheck_mujoco.py --towers 20
-    .venv/bin/python tools/crosscheck_mujoco.py --towers 300 --seed0 0 --json > crosscheck.json
+    .venv/bin/python -m benchmarks crosscheck --towers 20
+    .venv/bin/python -m benchmarks crosscheck --towers 300 --seed0 0 --json > crosscheck.json
 
 Tower k is fidelity's random tower `random_k` (simulator/towers/physics/fidelity.py): a base block
 foundation and `fidelity.random_tower(k)` placed by the default policy with the 0.5 mm /
 0.5 degree hand (RANDOM_HAND), scene seed k, so tower 0 of the scene draws its tremor from
 `stability.tremor_rng(k, 0)`. PyBullet builds it as `stability.run_scene` does (build_tower,
-judge_tower: the chosen settings); MuJoCo as tests/mujoco_pieces.py does, with the same
+judge_tower: the chosen settings); MuJoCo as benchmarks/mujoco_models/pieces.py does, with the same
 tremor draws (the x, y and orientation of every release are compared with PyBullet's
 `Tower.released`; `release_dev` in the output is the largest difference seen).
 
@@ -25,16 +25,10 @@ import json
 import math
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # run from a checkout
-sys.path.insert(0, str(ROOT / "tests"))  # mujoco_pieces, mujoco_boxes
-
-import mujoco_pieces  # noqa: E402
-
-from simulator.core.quiet_output import import_quietly  # noqa: E402
-from simulator.towers.physics import fidelity  # noqa: E402
+from benchmarks.mujoco_models import pieces as mujoco_pieces
+from simulator.core.quiet_output import import_quietly
+from simulator.towers.physics import fidelity
 
 stability = import_quietly("simulator.towers.physics.stability")  # PyBullet's banner
 world_module = import_quietly("simulator.towers.physics.world")
@@ -175,7 +169,3 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(format_summary(summary))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -4,7 +4,7 @@ collapsing (its physics played back live).
 
 Run it on a virtual screen, which has no vsync, with Mesa's software renderer (llvmpipe):
 
-    xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python tools/measure_bandu_fps.py
+    xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python -m benchmarks bandu_fps
 
 Options: --seconds S (measured per scene, default 4), --json, --size WxH (default 1280x720),
 --redraw (also the two Bandu scenes with the 3D picture drawn again every frame, as without
@@ -35,15 +35,12 @@ import argparse
 import json
 import os
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a checkout
 
 TOWER_PIECES = 19                          # on the foundation: a tower of 20 pieces
 KNOCKER = ("roof-block", 20.0, 0.0, 90.0)  # piece, x mm, y mm, yaw degrees: 20 mm off the axis
@@ -284,7 +281,7 @@ def measure_collapse(window: Any, app: Any, save: dict[str, Any], seconds: float
     return measure
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seconds", type=float, default=4.0, help="measured per scene (default 4)")
     parser.add_argument("--size", default="1280x720", help="the window, WxH (default 1280x720)")
@@ -292,7 +289,7 @@ def main() -> None:
     parser.add_argument("--redraw", action="store_true",
                         help="also the Bandu scenes with the 3D picture drawn every frame")
     parser.add_argument("--screenshot", type=Path, help="save a PNG of a collapse half way")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     width, height = (int(v) for v in args.size.lower().split("x"))
     os.environ.setdefault("BANDU_SIM_HOME", tempfile.mkdtemp(prefix="bandu-sim-fps-"))
     os.environ.setdefault("LIBGL_ALWAYS_SOFTWARE", "1")
@@ -344,7 +341,3 @@ def main() -> None:
           f"of 20 pieces came down; {c['physics_frames_shown']} physics frames shown, the first "
           f"{c['first_physics_frame_at_s']} s after the release; {c['frames_waiting_for_physics']} "
           f"frames drawn while the playback waited for the physics")
-
-
-if __name__ == "__main__":
-    main()

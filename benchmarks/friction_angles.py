@@ -1,7 +1,7 @@
 """The slope at which a piece slides on another piece, for each material pair, against atan(mu).
 
-    .venv/bin/python tools/measure_friction_angles.py                          # the chosen settings
-    .venv/bin/python tools/measure_friction_angles.py maximal_coordinates=True   # plain rigid bodies
+    .venv/bin/python -m benchmarks friction_angles                          # the chosen settings
+    .venv/bin/python -m benchmarks friction_angles maximal_coordinates=True   # plain rigid bodies
 
 The lower piece lies on the table, which is given a friction far above any piece's so that it
 stays put; the upper piece is released centred on it, both turned 0 or 45 degrees about the vertical. Once
@@ -16,13 +16,10 @@ from __future__ import annotations
 import math
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a checkout
-
-from simulator.towers.physics.fidelity import friction_angle_deg  # noqa: E402
-from simulator.towers.physics.placement import place_on_table, place_on_top  # noqa: E402
-from simulator.towers.physics.world import GRAVITY, PhysicsSettings, World  # noqa: E402
+from simulator.towers.physics.fidelity import friction_angle_deg
+from simulator.towers.physics.placement import place_on_table, place_on_top
+from simulator.towers.physics.world import GRAVITY, PhysicsSettings, World
 
 # (upper, lower): beech on beech, lacquer on beech, lacquer on lacquer
 PAIRS = (("cube-large", "base"), ("cone-small", "base"), ("cone-small", "spool"))
@@ -58,7 +55,10 @@ def sliding_angle(settings: PhysicsSettings, upper: str, lower: str, low: float,
     return (low + high) / 2
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str]) -> int | None:
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return 0
     try:
         settings = PhysicsSettings(**{**PhysicsSettings.chosen().__dict__,
                                       **PhysicsSettings.changes_from(argv)})
@@ -75,7 +75,3 @@ def main(argv: list[str]) -> int:
             print(f"{upper + ' on ' + lower:<26} {yaw:>6.0f} {angle:>11.2f} {theory:>9.2f} "
                   f"{angle - theory:>+7.2f} {time.perf_counter() - started:>7.1f}", flush=True)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

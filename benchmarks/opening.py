@@ -1,9 +1,9 @@
 """Opening a saved Bandu game in the window: the time to its first frame, how long the physics
 check of its results runs in the background, per result, and the longest frame meanwhile.
 
-    xvfb-run -a .venv/bin/python tools/measure_opening.py                 # a 72-move game, made here
-    xvfb-run -a .venv/bin/python tools/measure_opening.py SAVE.json --workers 2
-    xvfb-run -a .venv/bin/python tools/measure_opening.py --cold          # no warm-up at the menu
+    xvfb-run -a .venv/bin/python -m benchmarks opening                 # a 72-move game, made here
+    xvfb-run -a .venv/bin/python -m benchmarks opening SAVE.json --workers 2
+    xvfb-run -a .venv/bin/python -m benchmarks opening --cold          # no warm-up at the menu
 
 The game made here is three random players with a reserve of 24, seed 11, its first 72 moves
 (9 placements). `--workers` sets the check's processes (default: the window's choice, one core
@@ -15,12 +15,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a checkout
 
 
 def make_save(folder: Path, moves: int = 72) -> Path:
@@ -88,7 +85,3 @@ def main(argv: list[str] | None = None) -> int:
         figures = measure(path, args.workers, args.cold)
     print(json.dumps(figures, indent=1))
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,8 +1,8 @@
 """Win rates and think times of Bandu's computer players, for the README's figures.
 
-    .venv/bin/python tools/measure_bandu_ai.py ai:strong,random,random,random --games 16 --seed 200
-    .venv/bin/python tools/measure_bandu_ai.py ai:easy,ai:medium,ai:strong,random --games 4 --workers 1
-    .venv/bin/python tools/measure_bandu_ai.py ai:easy,ai:medium,ai:strong,random --games 8 --solo 10 --workers 2
+    .venv/bin/python -m benchmarks bandu_ai ai:strong,random,random,random --games 16 --seed 200
+    .venv/bin/python -m benchmarks bandu_ai ai:easy,ai:medium,ai:strong,random --games 4 --workers 1
+    .venv/bin/python -m benchmarks bandu_ai ai:easy,ai:medium,ai:strong,random --games 8 --solo 10 --workers 2
 
 `--from-log FILE` plays nothing and prints the table of the games a run listed on standard
 error (each game's line carries its think times), e.g. of a run stopped part way; to combine
@@ -17,7 +17,7 @@ whatever N, only their think times differ, which measures what the second core g
 (best, mean and median pieces standing; the think time of their decisions) in the same run.
 With `--games 0` it plays the solo attempts only, and one computer player will do:
 
-    .venv/bin/python tools/measure_bandu_ai.py ai:strong --games 0 --seed 1000 --solo 10 --workers 2
+    .venv/bin/python -m benchmarks bandu_ai ai:strong --games 0 --seed 1000 --solo 10 --workers 2
 
 Plays complete games with the physics referee (bandu-sim selfplay's games: game n uses seed
 S + n) and prints, per seat, the wins and how often its tower fell first (`first_out`), and
@@ -47,6 +47,7 @@ from simulator.core.command_kit import (
 from simulator.core.controller import COMPUTER, Seat, TurnController
 from simulator.core.cores import share_cores, usable_cores
 from simulator.core.errors import SettingsError, UsageError
+from simulator.games.bandu.rules import BanduState
 from simulator.games.bandu.solo import AttemptJob
 from simulator.selfplay import check_selfplay
 
@@ -55,10 +56,11 @@ def play(job: tuple[list[str], int, dict, int | None]) -> dict:
     players, seed, settings, trial_workers = job
     controller = TurnController("bandu", settings, [Seat(COMPUTER, p) for p in players], seed=seed)
     for agent in controller.agents:
-        if trial_workers is not None and hasattr(agent, "trial_workers"):
+        if trial_workers is not None and agent is not None and hasattr(agent, "trial_workers"):
             agent.trial_workers = trial_workers     # the same games, on that many processes
     controller.play_computer_moves()
     state = controller.state
+    assert isinstance(state, BanduState)
     result = {"winners": state.winners(), "think": controller.think_seconds,
               "placements": state.placements, "eliminated": list(state.eliminated)}
     placed = [sum(h.player == seat and h.action.startswith("places ") for h in controller.history)
@@ -86,6 +88,7 @@ def solo_attempt(job: AttemptJob) -> dict:
     try:
         controller.play_computer_moves()
         state = controller.state
+        assert isinstance(state, BanduState)
         return {"player": job.player, "score": state.score_pieces[0], "fell": not state.alive[0],
                 "think": controller.think_seconds[0]}
     finally:
@@ -150,7 +153,7 @@ def table(players: list[str], results: list[dict], seed: int, wall_seconds: floa
             "think_seconds": {p: percentiles(t) for p, t in think.items() if t and p != "random"}}
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("players")
     parser.add_argument("--games", type=bounded_int(0, 10_000), default=8)
@@ -166,7 +169,7 @@ def main() -> None:
     parser.add_argument("--from-log", type=Path, metavar="FILE",
                         help="play nothing: the table of the games listed in FILE (the lines a run "
                              "writes on standard error), e.g. of a run stopped part way")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     players = players_of(args.players)
     try:                                    # bad input: one line after the usage, exit 2
         settings = parse_settings(args.setting)
@@ -201,7 +204,3 @@ def main() -> None:
         report["solo"] = solo
         report["solo_wall_seconds"] = round(solo_seconds, 1)
     print(json.dumps(report, indent=1))
-
-
-if __name__ == "__main__":
-    main()

@@ -1,8 +1,8 @@
 """How often one release stands: in the computer players' lab at two hand tremors, with the
 whole tower moving, at the referee's settings, and under the referee itself.
 
-    .venv/bin/python tools/measure_lab_tremor.py        # an ashlar beside a doorknob, 32 times
-    .venv/bin/python tools/measure_lab_tremor.py --tower doorknob@-26,0 hemisphere@24,0 \\
+    .venv/bin/python -m benchmarks lab_tremor        # an ashlar beside a doorknob, 32 times
+    .venv/bin/python -m benchmarks lab_tremor --tower doorknob@-26,0 hemisphere@24,0 \\
         --release washer@0,0 --trials 16
 
 The tower is built on seat 1's base of a 4-player game by the referee, each piece where
@@ -19,18 +19,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a checkout
-
-from simulator.games.bandu.referee import PhysicsReferee  # noqa: E402
-from simulator.games.bandu.rules import BanduState, Offer, Place, Respond, new_game  # noqa: E402
-from simulator.games.bandu.tower_lab import LAB_MOVING, TowerLab  # noqa: E402
-from simulator.towers.physics.tremor import Tremor  # noqa: E402
-from simulator.towers.physics.world import PhysicsSettings  # noqa: E402
+from simulator.games.bandu.referee import PhysicsReferee
+from simulator.games.bandu.rules import BanduState, Offer, Place, Respond, new_game
+from simulator.games.bandu.tower_lab import LAB_MOVING, TowerLab
+from simulator.towers.physics.tremor import Tremor
+from simulator.towers.physics.world import PhysicsSettings
 
 SEAT = 1
 MEDIUM_HAND = Tremor(1.5, 1.5)
@@ -43,7 +39,7 @@ def parse_place(text: str) -> Place:
         x, y = numbers[:2]
         yaw, roll, pitch = (numbers[2:] + [0.0, 0.0, 0.0])[:3]
     except ValueError:
-        raise SystemExit(f"measure_lab_tremor: {text!r} is not PIECE@X,Y[,YAW,ROLL,PITCH]") from None
+        raise SystemExit(f"lab_tremor: {text!r} is not PIECE@X,Y[,YAW,ROLL,PITCH]") from None
     return Place(piece, x, y, yaw, roll, pitch)
 
 
@@ -68,7 +64,7 @@ def tower_state(places: list[Place], release: str) -> BanduState:
             state.apply(place)
             resolved(state, referee)
             if not state.alive[SEAT]:
-                raise SystemExit(f"measure_lab_tremor: the tower fell at {place.piece}")
+                raise SystemExit(f"lab_tremor: the tower fell at {place.piece}")
             while state.auctioneer != SEAT:                 # the others build too, each its own piece
                 mine = {release, *(p.piece for p in places)}
                 state.apply(Offer(next(p for p in state.reserve if p not in mine), "acquire"))
@@ -111,12 +107,12 @@ def referee_stood(state: BanduState, place: Place, trials: int) -> int:
     return stood
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tower", nargs="+", default=["doorknob@-26,0"])
     parser.add_argument("--release", default="ashlar-medium@22,0")
     parser.add_argument("--trials", type=int, default=32)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     places = [parse_place(text) for text in args.tower]
     release = parse_place(args.release)
     before = tower_state(places, release.piece)
@@ -132,7 +128,3 @@ def main() -> None:
             ("referee, each release shaken 1.5 mm / 1.5 degrees", referee_stood(before, release, args.trials))]
     for name, stood in rows:
         print(f"{name:58} stood {stood:2} of {args.trials}")
-
-
-if __name__ == "__main__":
-    main()

@@ -1,7 +1,7 @@
 """Orderings a stability study judges per minute, on 1 worker, on 2, and on 2 through a private
 Ray instance, in one run (README).
 
-    .venv/bin/python tools/measure_studies.py scenes/examples/mixed-tower.toml --orderings random:12 --trials 5
+    .venv/bin/python -m benchmarks studies scenes/examples/mixed-tower.toml --orderings random:12 --trials 5
 
 Runs the same study (`bandu-sim stability SCENE --orderings ... --trials ...`) once per run
 asked for (--runs, default "1,2,ray:2": K local workers, or ray:K for K workers on a private Ray
@@ -17,7 +17,7 @@ import argparse
 import json
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("scene", nargs="?", default="scenes/examples/mixed-tower.toml")
@@ -26,7 +26,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--runs", default="1,2,ray:2",
                         help="comma-separated: K local workers, or ray:K on a private Ray")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
 
     from simulator.core.quiet_output import import_quietly
 
@@ -54,7 +54,3 @@ def main() -> None:
     print(json.dumps({"scene": args.scene, "pieces": len(plan.towers[0].pieces),
                       "orderings": args.orderings, "trials": args.trials, "seed": args.seed,
                       "stood": stood, "identical_results": True, "runs": runs}, indent=1))
-
-
-if __name__ == "__main__":     # guarded: the spawned workers import this module again
-    main()

@@ -1,11 +1,11 @@
 """Where the time of building the benchmark towers goes, and what candidate changes buy.
 
-    .venv/bin/python tools/measure_tower_speed.py stats   [TOWER ...]   # contacts, awake, step cost
-    .venv/bin/python tools/measure_tower_speed.py profile [TOWER ...]   # cProfile + Bullet's timers
-    .venv/bin/python tools/measure_tower_speed.py steps   [TOWER ...]   # step cost vs iterations
-    .venv/bin/python tools/measure_tower_speed.py counts  [TOWER ...] [--only A,B] # load-free
-    .venv/bin/python tools/measure_tower_speed.py sweep   [TOWER ...] [--repeats N] [--only A,B]
-    .venv/bin/python tools/measure_tower_speed.py sweep tower_20 -- solver_iterations=20 check_every=8
+    .venv/bin/python -m benchmarks tower_speed stats   [TOWER ...]   # contacts, awake, step cost
+    .venv/bin/python -m benchmarks tower_speed profile [TOWER ...]   # cProfile + Bullet's timers
+    .venv/bin/python -m benchmarks tower_speed steps   [TOWER ...]   # step cost vs iterations
+    .venv/bin/python -m benchmarks tower_speed counts  [TOWER ...] [--only A,B] # load-free
+    .venv/bin/python -m benchmarks tower_speed sweep   [TOWER ...] [--repeats N] [--only A,B]
+    .venv/bin/python -m benchmarks tower_speed sweep tower_20 -- solver_iterations=20 check_every=8
 
 TOWER is a key of simulator.towers.physics.bench_towers.BENCH_TOWERS (default: all of them). Each tower is
 built as towers/physics/speed.py's _build_then_stand builds it: stability.build_tower, placement by placement,
@@ -46,7 +46,7 @@ sweep    build rtf (and whether the tower stood) for each tower under each candi
          Candidates are PhysicsSettings overrides (dataclasses.replace) and monkeypatches
          (fall check, re-anchoring, coarser collision parts; no file is edited): see
          CANDIDATES. Arguments after `--` make one extra candidate of overrides, as in
-         tools/measure_physics_settings.py. tools/candidate_plugin.py runs the tests under a
+         the physics_settings benchmark. tools/candidate_plugin.py runs the tests under a
          candidate (BANDU_CANDIDATE=label, pytest -p candidate_plugin, tools/ on PYTHONPATH).
 """
 
@@ -58,11 +58,11 @@ import dataclasses
 import json
 import pstats
 import re
-import sys
 import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -154,7 +154,7 @@ def patched(names: tuple[str, ...]):
 
 
 # (label, PhysicsSettings overrides, patches)
-CANDIDATES = [
+CANDIDATES: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
     ("chosen", {}, ()),
     ("iterations 20", {"solver_iterations": 20}, ()),
     ("iterations 40", {"solver_iterations": 40}, ()),
@@ -200,7 +200,7 @@ def stats(name: str, settings: PhysicsSettings = CHOSEN) -> None:
     plain = build(name, settings, stand_seconds=5.0)
     spec = spec_of(name)
     steps_wall, contacts, awake, settles = [], [], [], []
-    per_body = collections.Counter()
+    per_body: collections.Counter[int] = collections.Counter()
     original_settle = World.settle
 
     def settle(self, *args, **kwargs):
@@ -208,7 +208,7 @@ def stats(name: str, settings: PhysicsSettings = CHOSEN) -> None:
         settles.append(result.seconds)
         return result
 
-    World.settle = settle
+    World.settle = settle  # type: ignore[method-assign]
     try:
         with World(settings) as world:
             client = world.client
@@ -231,7 +231,7 @@ def stats(name: str, settings: PhysicsSettings = CHOSEN) -> None:
             names = {b: i for b, i in zip(tower.bodies, tower.ids, strict=True)}
             names[world.table], names[world.floor] = "(table)", "(floor)"
     finally:
-        World.settle = original_settle
+        World.settle = original_settle  # type: ignore[method-assign]
     ms = np.array(steps_wall[20:]) * 1000.0
     points = np.array(contacts[20:], dtype=float)
     slope, intercept = np.polyfit(points, ms, 1)
@@ -275,13 +275,15 @@ def counts(name: str, settings: PhysicsSettings, patches: tuple[str, ...] = ()) 
         client = world.client
         step_simulation = client.stepSimulation
 
+        calls = 0
+
         def counted_step():
+            nonlocal calls
             step_simulation()
-            counted_step.calls += 1
-            if counted_step.calls % 4 == 0:
+            calls += 1
+            if calls % 4 == 0:
                 sampled.append(len(client.getContactPoints()))
 
-        counted_step.calls = 0
         world._step_simulation = counted_step  # what World.step calls
         tower = build_tower(world, spec, DEFAULT_SETTLE_SECONDS, PieceIds())
         simulated = world.seconds
@@ -381,8 +383,8 @@ def profile(name: str, settings: PhysicsSettings = CHOSEN, patches: tuple[str, .
     # pybullet's calls go through functools.partial and do not show on their own: each C call's
     # time is the own time of the Python function that makes it (step: stepSimulation;
     # bodies_on_ground's <setcomp>: getContactPoints; at_rest: getBaseVelocity; ...)
-    own = collections.Counter()
-    for (file, _line, function), (_cc, _count, tottime, _ct, _callers) in pstats.Stats(profiler).stats.items():
+    own: collections.Counter[str] = collections.Counter()
+    for (file, _line, function), (_cc, _count, tottime, _ct, _callers) in pstats.Stats(profiler).stats.items():  # type: ignore[attr-defined]
         place = Path(file).stem if file != "~" else ""
         own[f"{place}.{function}" if place else function] += tottime
     profiled = sum(own.values())
@@ -396,7 +398,7 @@ def profile(name: str, settings: PhysicsSettings = CHOSEN, patches: tuple[str, .
         build_tower(world, spec, DEFAULT_SETTLE_SECONDS, PieceIds())
         world.client.stopStateLogging(handle)
         files = sorted(Path(folder).glob("timings.json*"))
-        totals = collections.Counter()
+        totals: collections.Counter[str] = collections.Counter()
         for file in files:
             totals += _bullet_timers(file)
     stepping = totals["internalSingleStepSimulation"]
@@ -446,6 +448,9 @@ def sweep(names: list[str], candidates: list, repeats: int) -> None:
 
 
 def main(argv: list[str]) -> None:
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return
     extra = []
     if "--" in argv:
         extra, argv = argv[argv.index("--") + 1:], argv[:argv.index("--")]
@@ -487,7 +492,3 @@ def main(argv: list[str]) -> None:
         sweep(names, candidates, repeats)
     else:
         raise SystemExit(__doc__)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

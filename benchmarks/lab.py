@@ -1,8 +1,8 @@
 """The computer players' trials on a tall tower: the whole tower moving against only its top
 pieces moving (the rest held still), same placements, same tremor draws.
 
-    .venv/bin/python tools/measure_lab.py                  # a 19-piece tower, the top 4 moving
-    .venv/bin/python tools/measure_lab.py --pieces 25 --moving 4 6
+    .venv/bin/python -m benchmarks lab                  # a 19-piece tower, the top 4 moving
+    .venv/bin/python -m benchmarks lab --pieces 25 --moving 4 6
 
 The tower is the one ai:strong builds in the solo game of seed 1000, played until it has
 `--pieces` pieces besides the base. Six pieces are each released at 0, 12, 20 and 28 mm off the
@@ -13,18 +13,14 @@ the 48 trials, their verdicts (S stood, f fell) and how many agree with the whol
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a checkout
-
-from simulator.core.controller import COMPUTER, Seat, TurnController  # noqa: E402
-from simulator.games.bandu.rules import BanduState, Place  # noqa: E402
-from simulator.games.bandu.tower_lab import TowerLab  # noqa: E402
-from simulator.towers.physics.tremor import Tremor  # noqa: E402
+from simulator.core.controller import COMPUTER, Seat, TurnController
+from simulator.games.bandu.rules import BanduState, Place
+from simulator.games.bandu.tower_lab import TowerLab
+from simulator.towers.physics.tremor import Tremor
 
 PIECES = ("prism-hexagon", "cube-small", "ashlar-small", "half-cylinder", "ball", "cone-small")
 OFFSETS_MM = (0.0, 12.0, 20.0, 28.0)
@@ -32,12 +28,17 @@ OFFSETS_MM = (0.0, 12.0, 20.0, 28.0)
 
 def solo_tower(pieces: int, seed: int) -> BanduState:
     controller = TurnController("bandu", {"variant": "solo"}, [Seat(COMPUTER, "ai:strong")], seed=seed)
+    def now() -> BanduState:
+        state = controller.state
+        assert isinstance(state, BanduState)
+        return state
+
     try:
-        while len(controller.state.towers[0]) < pieces + 1 and controller.state.phase != "over":
+        while len(now().towers[0]) < pieces + 1 and now().phase != "over":
             controller.play_computer_moves(limit=1)
-        while controller.state.phase not in ("offer", "over"):
+        while now().phase not in ("offer", "over"):
             controller.play_computer_moves(limit=1)
-        state = controller.state.redacted(0)
+        state = now().redacted(0)
     finally:
         controller.close()
     assert isinstance(state, BanduState)
@@ -56,12 +57,12 @@ def verdicts(state: BanduState, moving: int | None) -> tuple[float, str]:
     return time.perf_counter() - started, out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pieces", type=int, default=18)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--moving", type=int, nargs="+", default=[4])
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     state = solo_tower(args.pieces, args.seed)
     print(f"tower of {len(state.towers[0])} pieces: {' '.join(state.towers[0])}")
     whole_seconds, whole = verdicts(state, None)
@@ -70,7 +71,3 @@ def main() -> None:
         seconds, out = verdicts(state, moving)
         agree = sum(a == b for a, b in zip(out, whole, strict=True))
         print(f"top {moving:<2} moving        {seconds:6.1f} s  {out}  agree {agree}/{len(out)}")
-
-
-if __name__ == "__main__":
-    main()

@@ -2,9 +2,9 @@
 against the command line on the same towers, and environment steps a second (a random agent on
 BanduStack-v0; Tanbo through PettingZoo against the same moves through the turn controller).
 
-    .venv/bin/python tools/measure_library.py            # 3 rounds of 4 towers; 2000 Tanbo steps
-    .venv/bin/python tools/measure_library.py --quick    # one round, fewer steps (the test's)
-    .venv/bin/python tools/measure_library.py --json
+    .venv/bin/python -m benchmarks library            # 3 rounds of 4 towers; 2000 Tanbo steps
+    .venv/bin/python -m benchmarks library --quick    # one round, fewer steps (the test's)
+    .venv/bin/python -m benchmarks library --json
 
 `judge` and the internal call are interleaved tower by tower, so a busy machine slows both
 alike; the command line runs each tower in a process of its own, as a user would, so its
@@ -25,11 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run from a checkout
-
-from simulator import api  # noqa: E402
-from simulator.towers.physics.scene_file import scene_of_order  # noqa: E402
-from simulator.towers.physics.stability import run_scene  # noqa: E402
+from simulator import api
+from simulator.towers.physics.scene_file import scene_of_order
+from simulator.towers.physics.stability import run_scene
 
 TOWERS = (["cube-large", "cylinder-wide", "cone-small"],
           ["ashlar-large", "slab-square", "cylinder-wide", "plank-long", "cube-large"],
@@ -166,7 +164,3 @@ def main(argv: list[str] | None = None) -> int:
           f"same moves through the turn controller {t['controller_steps_per_second']:.0f} "
           f"(PettingZoo / controller, time: {t['aec_over_controller']:.3f})")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
