@@ -1,4 +1,4 @@
-"""The win rates of Bandida's computer team, for the README's figures.
+"""The win rates of Bandida's computer team (docs/bandida.md).
 
     .venv/bin/python -m benchmarks bandida                       # a quick look, ~3 min on 2 cores
     .venv/bin/python -m benchmarks bandida --games random=400,mcts:easy=20 --modes 1 --sides 5

@@ -1,4 +1,4 @@
-"""Win rates and think times of Bandu's computer players, for the README's figures.
+"""Win rates and think times of Bandu's computer players (docs/bandu-computer-players.md).
 
     .venv/bin/python -m benchmarks bandu_ai ai:strong,random,random,random --games 16 --seed 200
     .venv/bin/python -m benchmarks bandu_ai ai:easy,ai:medium,ai:strong,random --games 4 --workers 1
@@ -22,7 +22,7 @@ With `--games 0` it plays the solo attempts only, and one computer player will d
 Plays complete games with the physics referee (bandu-sim selfplay's games: game n uses seed
 S + n) and prints, per seat, the wins and how often its tower fell first (`first_out`), and
 the think time of every decision (median, 90th percentile, maximum) by player. Think times are
-wall-clock seconds per decision; with one worker the games run on one core, as the README's
+wall-clock seconds per decision; with one worker the games run on one core, as the documentation's
 figures are measured.
 """
 

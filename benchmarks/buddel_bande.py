@@ -1,4 +1,4 @@
-"""Win rates of Buddel Bande's computer players against random players, for the README.
+"""Win rates of Buddel Bande's computer players against random players (docs/buddel-bande.md).
 
     .venv/bin/python -m benchmarks buddel_bande --workers 2
     .venv/bin/python -m benchmarks buddel_bande --levels easy --tables 4 --games 40 --json

@@ -1,4 +1,4 @@
-"""The README's Bunko figures: how fast self-play runs whole nights headless, what a night holds
+"""Bunko's figures (docs/bunko.md): how fast self-play runs whole nights headless, what a night holds
 (rolls, roll-offs, bunkos), how often the dice show bunkos and triples against three fair dice
 (1/216 and 5/216 per roll), and how long a night lasts in the window at each dice pace.
 

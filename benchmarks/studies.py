@@ -1,5 +1,5 @@
 """Orderings a stability study judges per minute, on 1 worker, on 2, and on 2 through a private
-Ray instance, in one run (README).
+Ray instance, in one run (docs/studies.md).
 
     .venv/bin/python -m benchmarks studies scenes/examples/mixed-tower.toml --orderings random:12 --trials 5
 

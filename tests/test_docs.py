@@ -87,3 +87,18 @@ def test_no_page_points_outside_the_repository():
                 continue
             assert (page.parent / target).resolve().is_relative_to(ROOT), f"{page.name}: {target}"
             assert (page.parent / target).exists(), f"{page.name} links to {target}, which is not there"
+
+
+def test_every_measurement_the_pages_cite_is_in_the_one_runner():
+    """A figure's command is `python -m benchmarks NAME ...` (or the program's own command):
+    every NAME the README and docs/ cite is one the runner lists, and no page cites a script
+    of tools/ that measures."""
+    import benchmarks
+
+    listed = set(benchmarks.BENCHMARKS)
+    cited = set()
+    for page in [README, *sorted((ROOT / "docs").glob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        cited |= set(re.findall(r"-m benchmarks ([a-z_]+)", text))
+        assert not re.search(r"tools/(measure_\w+|crosscheck_mujoco)\.py", text), page.name
+    assert cited and cited <= listed, cited - listed
