@@ -18,6 +18,7 @@ held, and counts the frames drawn for --seconds, then from G (the hint) until it
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import tempfile
 import time
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> None:
     window.on_draw = counting_draw
     pyglet.clock.schedule_once(lambda dt: pyglet.app.exit(), args.seconds)
     pyglet.app.run(1 / 60)
-    gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)] or [0.0]
+    gaps = [b - a for a, b in itertools.pairwise(stamps)] or [0.0]
     # the frames drawn while a computer thought, over the time between such frames
     think_gaps = [gap for gap, a, b in zip(gaps, thinking, thinking[1:], strict=False) if a and b]
     while_thinking = (f", {len(think_gaps) / sum(think_gaps):.1f} frames a second over {sum(think_gaps):.1f} s "
@@ -139,6 +140,6 @@ def pump_for(window, done, seconds: float) -> tuple[float, float, float]:
     while not done() and stamps[-1] - stamps[0] < seconds:
         window.pump(1)
         stamps.append(time.perf_counter())
-    gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)] or [0.0]
+    gaps = [b - a for a, b in itertools.pairwise(stamps)] or [0.0]
     elapsed = stamps[-1] - stamps[0]
     return (len(gaps) / elapsed if elapsed else 0.0, max(gaps), elapsed)

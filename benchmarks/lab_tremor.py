@@ -37,7 +37,7 @@ def parse_place(text: str) -> Place:
         piece, where = text.split("@")
         numbers = [float(v) for v in where.split(",")]
         x, y = numbers[:2]
-        yaw, roll, pitch = (numbers[2:] + [0.0, 0.0, 0.0])[:3]
+        yaw, roll, pitch = ([*numbers[2:], 0.0, 0.0, 0.0])[:3]
     except ValueError:
         raise SystemExit(f"lab_tremor: {text!r} is not PIECE@X,Y[,YAW,ROLL,PITCH]") from None
     return Place(piece, x, y, yaw, roll, pitch)

@@ -103,7 +103,7 @@ def test_a_verdict_says_fell_at_unstable_and_disturbed():
     assert not api.judge(THREE).unstable
     fallen = api.judge(["cone-small", "cube-large", "ashlar-large"])
     assert not fallen.stood and fallen.fell_at == 1 and not fallen.unstable
-    assert fallen.to_dict()["fell_at"] == 1 and [p.id for p in fallen.pieces][0] == "base"
+    assert fallen.to_dict()["fell_at"] == 1 and next(p.id for p in fallen.pieces) == "base"
 
 
 def test_stand_probability_gives_the_studys_numbers(tmp_path):
@@ -134,7 +134,7 @@ def test_new_game_starts_any_game_with_its_settings():
     assert api.new_game("bunko", players=8).num_players == 8
 
 
-@pytest.mark.parametrize("call, argument", [
+@pytest.mark.parametrize(("call", "argument"), [
     (lambda: api.judge(["no-such-piece"]), "order_or_scene"),
     (lambda: api.judge("no/such/scene.toml"), "order_or_scene"),
     (lambda: api.judge("cube-large"), "order_or_scene"),

@@ -5,6 +5,8 @@ zoom, and screenshots checked for the felt, the earth of the cards and the face-
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from test_bandida_rules import TIGHT, position
 from window_driver import button_named, click, click_on, frame, press, share, wait_for_person
@@ -76,7 +78,7 @@ def test_a_game_on_the_felt_with_drag_turn_and_drop(gui):
     plies = screen.controller.ply()
     index, move = _a_card_that_fits(view)
     card, _ = view.hand.sprites[index]
-    bx, by, bw, bh = view.board_rect()
+    bx, by, _bw, bh = view.board_rect()
     far = (bx + 40, by + bh - 40)                                 # a corner of the felt, far from the network
     _drag(window, (card.x, card.y), far)
     assert "must join an open tunnel" in screen.toast.message
@@ -363,7 +365,7 @@ def test_in_the_smallest_window_the_hand_cards_stand_apart(gui):
         wait_for_person(window, screen, limit=400, timeout=60)
         cards = [card for card, _ in view.hand.sprites]
         assert len(cards) == 3 and view.hand.cell <= 50      # 50: the most a card cell gets
-        for left, right in zip(cards, cards[1:], strict=False):
+        for left, right in itertools.pairwise(cards):
             assert right.x - left.x >= 2 * view.hand.cell + 8              # a gap between each two
         pile_left = min(p.x for p in view.hand.pile_sprites) - 50          # the pile's cards: 2 x 50 wide
         assert cards[-1].x + view.hand.cell <= pile_left
@@ -434,7 +436,7 @@ def test_tab_alone_picks_up_the_first_card_that_fits_and_the_table_keeps_followi
     press(window, key.ENTER)
     window.pump(2)
     assert view.table.follow                                     # and then fits the network again
-    bx, by, bw, bh = view.board_rect()
+    _bx, _by, _bw, _bh = view.board_rect()
     for x, y in controller.state.cell_mask:
         assert view.table.contains(*view.table.to_pixel(x + 0.5, y + 0.5))
 
@@ -446,7 +448,7 @@ def test_cards_out_of_the_game_lie_face_up_by_the_pile(gui):
     state = position(hands=[["At", "Ab", "Ae"]], pool=["At", "Ab", "Ae+Be"])   # the rest is gone
     gone = state.removed[-6:]
     assert gone
-    screen, controller, view = _one_person(window, app, state)
+    _screen, _controller, view = _one_person(window, app, state)
     gx, gy, gw, gh = view.hand.gone_rect
     assert gw > 0 and gh > 0
     window.dispatch_event("on_mouse_motion", gx + 5, gy + gh / 2, 0, 0)
@@ -459,7 +461,7 @@ def test_a_lost_game_says_the_team_lost_and_rings_the_hopeless_cell(gui):
     # two openings face the cell 0,1, and no card left in the game could fill it
     state = position([("Ae+At", 1, 1, 90)], hands=[["At", "Ab"]], pool=["At", "Ab", "Ab"])
     assert state.result == "lost" and state.reason.startswith("The tunnel into cell 0,1")
-    screen, controller, view = _one_person(window, app, state)
+    screen, _controller, view = _one_person(window, app, state)
     window.pump(3)
     assert screen.end.title.text == "The team lost"
     body = screen.end.body.text
@@ -474,7 +476,7 @@ def test_hovering_a_hand_card_says_what_its_icon_does_and_a_held_card_its_other_
     from simulator.games.bandida.cards import kind_of
 
     window, app = gui
-    screen, controller, view = _dynamite_position(window, app, ["At", "dynamite:Ab+Bb", "Ab"])
+    _screen, controller, view = _dynamite_position(window, app, ["At", "dynamite:Ab+Bb", "Ab"])
     index = controller.state.hands[0].index(kind_of("dynamite:Ab+Bb").index)
     card, _ = view.hand.sprites[index]
     window.dispatch_event("on_mouse_motion", card.x, card.y, 0, 0)
@@ -503,7 +505,7 @@ def test_a_super_card_that_fits_only_on_one_side_is_picked_up_on_that_side(gui, 
 
     window, app = gui
     state = position(mode=3, hands=[["super", "At"]], early_loss=False)
-    screen, controller, view = _one_person(window, app, state)
+    _screen, controller, view = _one_person(window, app, state)
     real = BandidaState.placements
     monkeypatch.setattr(BandidaState, "placements",
                         lambda self, kinds: [m for m in real(self, kinds) if m.card != kind_of("super").index
@@ -523,7 +525,7 @@ def test_a_seat_that_skips_its_next_turn_says_so_before_its_cards(gui):
     window, app = gui
     state = position(hands=[["At", "Ab"]], pool=["At", "Ab", "Ab"])
     state.skip[0] = True
-    screen, controller, view = _one_person(window, app, state)
+    _screen, _controller, view = _one_person(window, app, state)
     assert view.seat_detail(0) == "skips next turn, 2 cards"   # a narrow panel cuts the end
     state.skip[0] = False
     assert view.seat_detail(0) == "2 cards"
@@ -568,7 +570,7 @@ def test_in_an_alarm_enter_does_not_press_a_panel_button_focused_before(gui):
     from pyglet.window import key
 
     window, app = gui
-    screen, controller, view = _alarm(window, app)
+    screen, controller, _view = _alarm(window, app)
     screen.focus.move_to(screen.load_button)                     # Tab took it there before
     for symbol in (key.ENTER, key.SPACE):
         press(window, symbol)

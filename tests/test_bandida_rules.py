@@ -236,7 +236,7 @@ PLACEMENTS = [
 ]
 
 
-@pytest.mark.parametrize("network, move, reason", PLACEMENTS)
+@pytest.mark.parametrize(("network", "move", "reason"), PLACEMENTS)
 def test_placement_legality(network, move, reason):
     action = rules.new_game(1).action_from_str(move)
     state = position(network, hands=[[KINDS[action.card].code]])
@@ -552,7 +552,7 @@ def test_mode_2_needs_the_ladder_in_the_network():
 
 
 # the super card west of the start, and dead ends closing its top and one bottom: one exit left
-SUPER_WEST = U_BOTH + [("super", -1, 0, 180, 5), ("Ae", -1, 1, 90), ("Ae", -2, 1, 90), ("Ae", -1, -1, 270)]
+SUPER_WEST = [*U_BOTH, ("super", -1, 0, 180, 5), ("Ae", -1, 1, 90), ("Ae", -2, 1, 90), ("Ae", -1, -1, 270)]
 
 
 def test_mode_3_is_won_with_the_super_card_in_and_every_exit_closed():
@@ -695,7 +695,7 @@ def test_resample_deals_only_unseen_cards_and_keeps_what_the_seat_sees():
 
 
 # --- settings, saves and notation -------------------------------------------------------------------------
-@pytest.mark.parametrize("settings, words", [
+@pytest.mark.parametrize(("settings", "words"), [
     ({"mode": 4}, "mode must be one of"),
     ({"deck": "bandido", "mode": 2}, "mode 1 only"),
     ({"ladder": "off"}, "mode 3 choice"),
@@ -712,7 +712,7 @@ def test_settings_from_the_command_line_are_text():
     assert (state.mode, state.side, state.ladder, state.early_loss) == (3, 5, False, True)
 
 
-@pytest.mark.parametrize("change, words", [
+@pytest.mark.parametrize(("change", "words"), [
     (lambda d: d.update(mode=5), "mode"),
     (lambda d: d["hands"][0].append("Ae"), "add up"),
     (lambda d: d.update(phase="dance"), "phase"),

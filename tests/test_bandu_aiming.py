@@ -60,7 +60,7 @@ def _release(window, view, controller, at) -> None:
 def test_the_magnet_snaps_to_the_axis_and_m_turns_it_off(gui):
     from pyglet.window import key
 
-    window, screen, view, controller = _solo(gui)
+    window, _screen, view, _controller = _solo(gui)
     _hold(window, view, "cube-large")
     _pointer_at(window, view, 0.003, 0.0)                       # 3 mm off: pulled onto the axis
     assert (view.held.place.x_mm, view.held.place.y_mm) == (0.0, 0.0)
@@ -79,7 +79,7 @@ def test_a_ghost_that_would_touch_the_table_turns_red_and_says_so(gui):
     from simulator.games.bandu.aiming import GHOST_ON_TABLE
     from simulator.render import theme
 
-    window, screen, view, controller = _solo(gui)
+    window, _screen, view, _controller = _solo(gui)
     _hold(window, view, "cube-large")
     _pointer_at(window, view, 0.0, 0.0)
     assert not view.aim.ghost_on_table()
@@ -96,7 +96,7 @@ def test_a_ghost_that_would_touch_the_table_turns_red_and_says_so(gui):
 def test_v_shows_the_tower_from_above_and_from_the_side_and_the_angle_is_kept(gui):
     from pyglet.window import key, mouse
 
-    window, screen, view, controller = _solo(gui)
+    window, _screen, view, controller = _solo(gui)
     _hold(window, view, "cube-large")
     held_drawn = len(view.items())
     window.dispatch_event("on_key_press", key.V, 0)
@@ -128,7 +128,7 @@ def test_orbiting_stays_above_the_table_and_the_wheel_zooms_to_the_pointer(gui):
 
     from simulator.render.camera import MIN_PITCH_DEG
 
-    window, screen, view, controller = _solo(gui)
+    window, _screen, view, _controller = _solo(gui)
     x, y = view.area[0] + view.area[2] / 2, view.area[1] + view.area[3] / 2
     for _ in range(20):                                          # dragging up, far
         window.dispatch_event("on_mouse_drag", x, y, 0, 200, mouse.RIGHT, 0)
@@ -153,7 +153,7 @@ def test_ten_pieces_aimed_at_the_axis_from_the_default_view_land_within_2_mm(gui
     of the axis (before: 7-10 mm towards the camera, once 42 mm)."""
     pieces = ("ashlar-large", "slab-square", "cylinder-wide", "cube-large", "disc", "ashlar-medium",
               "cross-flat", "plank-short", "washer", "ashlar-small")
-    window, screen, view, controller = _solo(gui, seed=8)
+    window, _screen, view, controller = _solo(gui, seed=8)
     rng = random.Random(8)
     landed = []
     for piece in pieces:
@@ -186,10 +186,10 @@ def test_every_window_size_shows_the_readout_and_the_warning_of_a_placement(gui,
     from simulator.render import theme
     from simulator.render.screenshot import save_png
 
-    window, app = gui
+    window, _app = gui
     with small_window(window, *size):
         window.pump(1)
-        window, screen, view, controller = _solo(gui)
+        window, _screen, view, _controller = _solo(gui)
         _hold(window, view, "cube-large")
         _pointer_at(window, view, 0.012, 0.005)
         readout = view.bar.texts[1]
@@ -235,7 +235,7 @@ def test_ten_pieces_aimed_by_eye_without_the_magnet_land_within_2_mm(gui):
 
     pieces = ("ashlar-large", "slab-square", "cylinder-wide", "cube-large", "disc", "ashlar-medium",
               "cross-flat", "plank-short", "washer", "ashlar-small")
-    window, screen, view, controller = _solo(gui, seed=8)
+    window, _screen, view, controller = _solo(gui, seed=8)
     rng = random.Random(9)
     landed, first_off = [], []
     for piece in pieces:
@@ -252,7 +252,7 @@ def test_ten_pieces_aimed_by_eye_without_the_magnet_land_within_2_mm(gui):
         axis = view.places[0].axis
         x, y = controller.state.poses[piece][:2]
         landed.append(math.hypot(x - axis[0] * 1000, y - axis[1] * 1000))
-    print("aimed by eye, mm off before the readout:", " ".join(f"{d:.1f}" for d in first_off),
+    print("aimed by eye, mm off before the readout:",   # noqa: T201 (docs/MEASUREMENTS.md's figures, with -s) " ".join(f"{d:.1f}" for d in first_off),
           "landed:", " ".join(f"{d:.2f}" for d in landed))
     assert max(first_off) > 4.0, "the eye's error was too small to need the readout"
     assert max(landed) < 2.0, " ".join(f"{p} {d:.2f}" for p, d in zip(pieces, landed, strict=True))

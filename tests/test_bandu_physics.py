@@ -120,11 +120,11 @@ def test_loading_a_save_checks_its_results_with_the_physics(tmp_path):
             entry["action"] = entry["action"].replace('"base",-150.0', '"base",-120.0', 1)
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(data))
-    with pytest.raises(SaveError, match="not what the game's referee finds: move .* settled elsewhere"):
+    with pytest.raises(SaveError, match=r"not what the game's referee finds: move .* settled elsewhere"):
         TurnController.load(edited)
 
 
-@pytest.mark.parametrize("settings, players", [
+@pytest.mark.parametrize(("settings", "players"), [
     ({"variant": "challenge", "reserve": 8}, 3), ({"variant": "solo", "reserve": 6}, 1),
     ({"variant": "chain", "chain": 4, "reserve": 5}, 2), ({"auctions": "acquire", "reserve": 10}, 8),
     ({"auctions": "refuse", "beans": 0, "reserve": 8}, 4)])

@@ -28,7 +28,7 @@ def _playout(state: BanduState, seed: int):
         yield state
 
 
-@pytest.mark.parametrize("variant, players, reserve", [("standard", 3, 48), ("standard", 4, 12),
+@pytest.mark.parametrize(("variant", "players", "reserve"), [("standard", 3, 48), ("standard", 4, 12),
                                                        ("challenge", 3, 48), ("solo", 1, 48)])
 def test_every_piece_keeps_its_place_from_the_first_auction_to_the_last(variant, players, reserve):
     for seed in range(4):

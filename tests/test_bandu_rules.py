@@ -59,7 +59,7 @@ def test_a_refuse_auction_circles_twice_and_the_auctioneer_pays_too():
     assert state.placer == 1
 
 
-@pytest.mark.parametrize("beans, first, forced, paid", [
+@pytest.mark.parametrize(("beans", "first", "forced", "paid"), [
     ([2, 2, 2], 1, 1, [2, 2, 2]),          # equal beans: the first asked runs out first
     ([2, 1, 2], 1, 1, [1, 1, 1]),          # fewer beans: sooner
     ([0, 3, 3], 1, 0, [0, 1, 1]),          # the auctioneer without beans is forced next time round
@@ -278,7 +278,7 @@ def test_a_chain_is_built_in_order_by_every_seat():
     assert state.is_terminal() and state.score_pieces == [3, 0] and state.winners() == [0]
 
 
-@pytest.mark.parametrize("settings, message", [
+@pytest.mark.parametrize(("settings", "message"), [
     ({"players": 9}, "2 to 8 players"), ({"beans": 11}, "beans must be 0 to 10"),
     ({"auctions": "silent"}, "auctions must be"), ({"variant": "speed"}, "variant must be"),
     ({"reserve": 0}, "reserve must be 1 to 48"),
@@ -304,7 +304,7 @@ def test_the_notation_reads_like_a_log():
     text = state.action_to_str(Place("ring", 1.25, -2, 90))
     assert text == "places ring at 1.2 -2 mm, yaw 90 roll 0 pitch 0"
     assert state.action_from_str(text) == Place("ring", 1.2, -2.0, 90.0)
-    with pytest.raises(IllegalAction, match="Place.x_mm: wants float -150 to 150, not 400"):
+    with pytest.raises(IllegalAction, match=r"Place\.x_mm: wants float -150 to 150, not 400"):
         state.apply(Place("ring", 400.0, 0.0))      # the field's declared range, before the rules
     result = Settled((1,), (("ring", 1.0, 2.0, 30.5, 0.0, 0.0, 0.0, 1.0),))
     state.apply(Place("ring"))

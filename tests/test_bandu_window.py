@@ -193,7 +193,7 @@ def test_a_computer_turn_runs_while_frames_keep_coming(gui):
     from simulator.core.controller import COMPUTER, PERSON, Seat
 
     window, app = gui
-    screen, view = start_bandu(app, window, [Seat(COMPUTER, "ai:easy"), Seat(PERSON)], seed=7)
+    screen, _view = start_bandu(app, window, [Seat(COMPUTER, "ai:easy"), Seat(PERSON)], seed=7)
     controller = screen.controller
     frames = 0
 
@@ -347,7 +347,7 @@ def test_the_practice_aid_colours_the_ghost_by_its_stand_rate(gui, private_home)
     from simulator.games.bandu.practice import FALLS, STANDS
 
     window, app = gui
-    screen, view = start_bandu(app, window, [Seat(PERSON)], {"variant": "solo", "practice_aid": True})
+    _screen, view = start_bandu(app, window, [Seat(PERSON)], {"variant": "solo", "practice_aid": True})
     assert view.practice is not None
     offer(window, view, "cube-large", "Take it")
     window.pump(2)
@@ -370,7 +370,7 @@ def test_without_the_aid_no_stand_rate_is_ever_shown(gui):
     from simulator.core.controller import PERSON, Seat
 
     window, app = gui
-    screen, view = start_bandu(app, window, [Seat(PERSON)], {"variant": "solo"})
+    _screen, view = start_bandu(app, window, [Seat(PERSON)], {"variant": "solo"})
     assert view.practice is None
     offer(window, view, "cube-large", "Take it")
     window.pump(5)
@@ -412,7 +412,7 @@ def test_a_hint_shows_the_strong_players_placement_and_g_takes_it(gui, private_h
     saved = screen.controller.to_save_dict()
     assert saved["settings"]["hint_used"] is True
     assert TurnController.from_save_dict(saved).settings["hint_used"] is True
-    screen2, view2 = start_bandu(app, window, [Seat(PERSON), Seat(PERSON)])
+    _screen2, view2 = start_bandu(app, window, [Seat(PERSON), Seat(PERSON)])
     assert view2.hints is None and not any(k == "G" for k, _ in view2.controls)
 
 
@@ -570,7 +570,7 @@ def test_a_window_made_small_mid_game_refits_the_whole_table(gui):
     from simulator.core.controller import COMPUTER, Seat
 
     window, app = gui
-    screen, view = start_bandu(app, window, people(2) + [Seat(COMPUTER, "ai:medium")])
+    screen, view = start_bandu(app, window, [*people(2), Seat(COMPUTER, "ai:medium")])
     pump_until(window, lambda: not view.camera.gliding)
     with small_window(window):
         window.pump(3)
@@ -658,7 +658,7 @@ def test_every_window_size_shows_the_whole_table_the_panel_and_the_bar(gui, tmp_
     window.set_size(width, height)
     window.dispatch_event("on_resize", width, height)
     try:
-        screen, view = start_bandu(app, window, people(2) + [Seat(COMPUTER, "ai:medium")])
+        screen, view = start_bandu(app, window, [*people(2), Seat(COMPUTER, "ai:medium")])
         pump_until(window, lambda: not view.camera.gliding)
         window.pump(2)
         for (x, y, z), _ in view.slots.values():
@@ -667,7 +667,7 @@ def test_every_window_size_shows_the_whole_table_the_panel_and_the_bar(gui, tmp_
             screen_point(view, (place.axis[0], place.axis[1], 0.0))
         assert all("…" not in detail.text for detail in screen.seat_details)
         for button in screen.buttons:
-            assert 0 <= button.x and button.x + button.width <= width and 0 <= button.y
+            assert button.x >= 0 and button.x + button.width <= width and button.y >= 0
             assert button.text.content_width + 16 <= button.width      # its word fits it
             if button.visible and button is not screen.menu_button:     # inside the panel
                 assert screen.panel.x < button.x and button.x + button.width < screen.panel.x + screen.panel.width
@@ -728,7 +728,7 @@ def test_a_lit_piece_goes_dark_after_cancel_and_a_resize(gui):
     from simulator.core.controller import PERSON, Seat
 
     window, app = gui
-    screen, view = start_bandu(app, window, [Seat(PERSON), Seat(PERSON)])
+    _screen, view = start_bandu(app, window, [Seat(PERSON), Seat(PERSON)])
     pump_until(window, lambda: not view.camera.gliding)
     piece = next(p for p in view.slots if p.startswith("fir"))
     (x, y, z), _ = view.slots[piece]

@@ -87,7 +87,7 @@ def _play_until_a_mole_move(window, screen, wanted=_mole_target):
         found = wanted(view)
         if found:
             return found
-        action, x, y, _ = view.pointer.targets[0]
+        _action, x, y, _ = view.pointer.targets[0]
         click(window, x, y)
         if _phase(screen) == "look":
             click_on(window, view.card.buttons["no-look"])
@@ -253,7 +253,7 @@ def test_a_screenshot_with_a_lit_move(gui, tmp_path):
     window, app = gui
     screen = _start(app, window, [Seat(PERSON)] + [Seat(COMPUTER, "mcts:easy")] * 3, seed=4)
     _play_until_a_mole_move(window, screen)
-    action, x, y = _mole_target(screen.view)
+    _action, x, y = _mole_target(screen.view)
     window.dispatch_event("on_mouse_motion", x, y, 0, 0)
     window.pump(60)
     path = window.take_screenshot(tmp_path / "buddel.png")

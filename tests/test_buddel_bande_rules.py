@@ -399,7 +399,7 @@ def test_the_decline_is_offered_from_the_movers_knowledge_in_every_determinizati
 
 # --- settings, notation, saved states ------------------------------------------------------------------
 
-@pytest.mark.parametrize("players, settings, message", [
+@pytest.mark.parametrize(("players", "settings", "message"), [
     (5, {}, "for 2 to 4 players, not 5"),
     (1, {}, "for 2 to 4 players, not 1"),
     (2, {"first": 2}, "first player must sit at one of the 2 seats"),
@@ -445,7 +445,7 @@ def broken(change) -> dict:
     return data
 
 
-@pytest.mark.parametrize("change, message", [
+@pytest.mark.parametrize(("change", "message"), [
     (lambda d: d.update(players=7), "players must be a whole number from 2 to 4"),
     (lambda d: d["moles"][1].update(at=5), "hole 5 holds two moles"),
     (lambda d: d["moles"][0].update(size="huge"), "size must be small, medium or large"),

@@ -4,6 +4,7 @@ on the new-game screen and played to the standings; screenshots checked for cont
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 
@@ -249,7 +250,7 @@ def test_a_die_of_another_game_with_its_own_faces(gui):
     assert painted[-1] == (2, True) and die.marks[0].shape.position == pytest.approx((204, 100))
     faces = tumble_faces(5, 8, seed=1)
     assert faces == tumble_faces(5, 8, seed=1) and faces[-1] == 5 and len(faces) == 8
-    assert all(a != b for a, b in zip(faces, faces[1:], strict=False))
+    assert all(a != b for a, b in itertools.pairwise(faces))
     assert len(pip_positions(6)) == 6
     with pytest.raises(ValueError, match="1 to 6"):
         pip_positions(7)
@@ -401,7 +402,7 @@ def test_the_score_sheet_fits_a_small_window(gui):
                 rows.setdefault(round(item.y), []).append(span(item))
         for spans in rows.values():                              # no two texts of a row touch
             spans.sort()
-            assert all(a[1] < b[0] for a, b in zip(spans, spans[1:], strict=False)), spans
+            assert all(a[1] < b[0] for a, b in itertools.pairwise(spans)), spans
 
 
 def test_hovering_a_player_says_their_table_and_partner_first(gui):
@@ -491,7 +492,7 @@ def test_the_end_dialog_leaves_the_standings_in_sight_and_says_each_players_tabl
 def test_who_plays_never_runs_into_the_wins_column_at_the_end_of_the_night(gui):
     """In the bold winner row at 1920 x 1080, 'Computer (random)' ran into the Wins figures."""
     window, app = gui
-    screen, controller, view = _four_at_one_table(app, window)
+    _screen, controller, view = _four_at_one_table(app, window)
     _play_on(window, controller, controller.is_over)
     try:
         window.set_size(1920, 1080)

@@ -41,7 +41,7 @@ def roll(state: BunkoState, faces: tuple[int, int, int]) -> None:
 
 # --- scoring and rolling on -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("faces, target, points, kind", [
+@pytest.mark.parametrize(("faces", "target", "points", "kind"), [
     ((1, 1, 1), 1, 21, BUNKO),
     ((6, 6, 6), 6, 21, BUNKO),
     ((2, 2, 2), 1, 5, TRIPLE),
@@ -57,7 +57,7 @@ def test_what_a_roll_scores(faces, target, points, kind):
     assert rules.roll_kind(faces, target) == kind
 
 
-@pytest.mark.parametrize("roll_on, again_after", [
+@pytest.mark.parametrize(("roll_on", "again_after"), [
     ("bunko-only", {BUNKO, HITS}),
     ("always", {BUNKO, TRIPLE, HITS}),
     ("not-after-bunko-or-triple", {HITS}),
@@ -210,7 +210,7 @@ def test_tied_tables_roll_off_in_table_order_with_one_table_too():
 
 # --- movement ----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("chairs, winners, expected", [
+@pytest.mark.parametrize(("chairs", "winners", "expected"), [
     # two tables: head winners stay with table 2's winners; table 2's losers get the head's losers
     ([[0, 1, 2, 3], [4, 5, 6, 7]], [0, 1], [[0, 2, 5, 7], [4, 6, 1, 3]]),
     # three tables
@@ -246,7 +246,7 @@ def test_movement_in_play_the_lower_stayer_rolls_first():
 
 # --- standings -----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("wins, bunkos, points, standings, places", [
+@pytest.mark.parametrize(("wins", "bunkos", "points", "standings", "places"), [
     ([3, 3, 3, 2], [0, 1, 1, 5], [50, 10, 20, 99], [2, 1, 0, 3], [3, 2, 1, 4]),
     ([1, 4, 4, 1], [0, 0, 0, 0], [30, 30, 12, 31], [1, 2, 3, 0], [4, 1, 2, 3]),
     ([2, 2, 2, 2], [1, 1, 0, 0], [9, 9, 9, 9], [0, 1, 2, 3], [1, 1, 3, 3]),      # level: share a place
@@ -268,7 +268,7 @@ def test_ranking_by_wins_then_bunkos_then_points(wins, bunkos, points, standings
 
 # --- a whole night ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("players, sets, roll_on", [(4, 2, "bunko-only"), (12, 1, "always"),
+@pytest.mark.parametrize(("players", "sets", "roll_on"), [(4, 2, "bunko-only"), (12, 1, "always"),
                                                     (20, 1, "not-after-bunko-or-triple")])
 def test_whole_nights_keep_their_books(players, sets, roll_on):
     state = rules.new_game(players, sets=sets, roll_on=roll_on)
@@ -398,7 +398,7 @@ def _played(players: int = 8) -> BunkoState:
     return state
 
 
-@pytest.mark.parametrize("change, message", [
+@pytest.mark.parametrize(("change", "message"), [
     (lambda d: d["chairs"][0].__setitem__(0, 5), "seat every player exactly once"),
     (lambda d: d["wins"].__setitem__(0, d["wins"][0] + 1), "do not add up"),
     (lambda d: d.__setitem__("phase", "dancing"), "phase must be one of"),

@@ -65,7 +65,7 @@ def test_selfplay_with_two_workers_gives_the_same_games():
     assert outcome(one) == outcome(two)
 
 
-@pytest.mark.parametrize("args, message", [
+@pytest.mark.parametrize(("args", "message"), [
     (["selfplay", "chess"], "unknown game 'chess'"),
     (["selfplay", "tanbo", "--players", "random,wizard"], "unknown player 'wizard'"),
     (["selfplay", "tanbo", "--players", "mcts:godlike,random"], "unknown strength 'godlike'"),

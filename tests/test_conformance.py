@@ -53,7 +53,7 @@ def test_the_checks_can_fail():
 
     leaking = Leaking.__new__(Leaking)
     leaking.__dict__.update(state.__dict__)
-    with pytest.raises(AssertionError, match="peek: seat .* is told something it may not see"):
+    with pytest.raises(AssertionError, match=r"peek: seat .* is told something it may not see"):
         testing.check_information(leaking, rng, "peek")
     testing.check_information(state, rng, "peek")                 # the game itself keeps it
 

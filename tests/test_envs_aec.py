@@ -261,12 +261,12 @@ def test_an_observation_too_big_for_its_bytes_says_to_pass_more():
 
 def test_more_legal_actions_than_max_actions_says_to_pass_more():
     env = aec_env("tanbo", max_actions=4)
-    with pytest.raises(ValueError, match="lists 24 legal actions here.*pass a larger max_actions"):
+    with pytest.raises(ValueError, match=r"lists 24 legal actions here.*pass a larger max_actions"):
         env.reset(seed=0)
 
 
 def test_unknown_games_settings_and_counts_are_refused():
-    with pytest.raises(ValueError, match="unknown game 'chess'.*tanbo"):
+    with pytest.raises(ValueError, match=r"unknown game 'chess'.*tanbo"):
         aec_env("chess")
     with pytest.raises(ValueError, match="size"):
         aec_env("tanbo", size=8)

@@ -100,7 +100,7 @@ def test_the_registered_ids_make_environments_that_pass_check_env():
             surprises = [str(w.message) for w in caught if EXPECTED_WARNINGS[0] not in str(w.message)]
             assert surprises == []
         obs, _ = env.reset(seed=3)
-        obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+        obs, _reward, _terminated, truncated, _info = env.step(env.action_space.sample())
         assert env.observation_space.contains(obs) and truncated is False
     finally:
         env.close()
@@ -123,7 +123,7 @@ def test_the_hand_is_the_programs_human_hand_preset():
     {"tremor": 1.0}, {"reserve": 0}, {"reserve": 49}, {"reserve": True}, {"reserve": 2.0},
     {"render_mode": "human"}])
 def test_settings_out_of_range_are_refused(arguments):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=next(iter(arguments))):   # the message names it
         BanduStackEnv(**arguments)
 
 
@@ -161,7 +161,7 @@ def test_the_observation_follows_the_game():
         # "piece" counts the pieces left modulo their number, "face" the piece's faces
         left = env.available()
         expected = left[47 % 3]
-        obs, reward, terminated, _, info = env.step(action(piece=47, face=env.faces - 1))
+        obs, _reward, _terminated, _, info = env.step(action(piece=47, face=env.faces - 1))
         assert info["placed"] == expected and info["face"] == (env.faces - 1) % face_count(expected)
         assert info["place"] == env.controller.history[-2].action        # the game's own record
         assert obs["tower_pieces"][1] == 2 + BUILDING_PIECES.index(expected)
@@ -378,7 +378,7 @@ def test_an_action_outside_the_space_is_a_value_error_and_changes_nothing(bad):
     try:
         env.reset(seed=1)
         moves = len(env.controller.history)
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="action"):
             env.step(bad)
         assert len(env.controller.history) == moves and len(env.available()) == 2
         if isinstance(bad, dict):                    # outside the space by Gymnasium's own word
@@ -407,7 +407,7 @@ def test_the_edges_of_the_space_are_accepted():
         edge = {"piece": np.int64(47), "face": np.int64(env.faces - 1),
                 "pose": np.array([150.0, -150.0, 180.0], dtype=np.float32)}
         assert env.action_space.contains(edge)
-        obs, reward, terminated, _, info = env.step(edge)
+        _obs, _reward, terminated, _, info = env.step(edge)
         assert terminated and "at 150 -150 mm" in info["place"]
     finally:
         env.close()

@@ -18,7 +18,7 @@ MARGIN_DEG = 0.3
 
 
 @pytest.mark.parametrize("yaw", [0.0, 45.0])
-@pytest.mark.parametrize("upper, lower", friction_angles.PAIRS)
+@pytest.mark.parametrize(("upper", "lower"), friction_angles.PAIRS)
 def test_a_piece_slides_on_a_piece_at_its_friction_angle(upper, lower, yaw):
     angle = friction_angle_deg(upper, lower)
     chosen = PhysicsSettings.chosen()

@@ -206,7 +206,7 @@ def test_full_game_against_the_computer_with_undo_save_and_load(gui, private_hom
     listing = window.active_screen
     assert len(listing.entries) == 1 and listing.summaries[0].path.parent.name == "autosaves"
     click(window, listing.olders[0].x + 5, listing.olders[0].y + 5)   # the game's older files
-    index = [n for n, s in enumerate(listing.summaries) if s.path.parent.name == "saves"][0]
+    index = next(n for n, s in enumerate(listing.summaries) if s.path.parent.name == "saves")
     assert "Tanbo 5x7 · against the computer" in listing.entries[index].text.text
     assert "today" in listing.summaries[index].detail
     entry = listing.entries[index]
@@ -302,7 +302,7 @@ def test_broken_save_shows_an_error_and_keeps_the_game(gui, private_home):
     broken.write_text("{ this is not json")
     app.open_saved_games()
     window.pump(1)
-    entry = [b for b in window.active_screen.entries if "not a readable save" in b.text.text][0]
+    entry = next(b for b in window.active_screen.entries if "not a readable save" in b.text.text)
     click(window, entry.x + 5, entry.y + 5)
     assert window.active_screen.title == "saved games"
     assert "zz-broken.json" in window.active_screen.toast.message

@@ -239,7 +239,7 @@ def test_scene_report_text_has_no_escape_codes(tmp_path):
 
 
 def test_every_scene_limit_is_in_the_command_line_page():
-    page = open(os.path.join(os.path.dirname(__file__), "..", "docs", "command-line.md"), encoding="utf-8").read()
+    page = (Path(__file__).parent.parent / "docs" / "command-line.md").read_text(encoding="utf-8")
     for needle in ("1 000 000 bytes", "64 towers", "200 placements", "-45", "16 000 000 bytes",
                    "100 000 games", "800 to 7680", "8 dotted parts"):
         assert needle in page, needle
@@ -292,7 +292,7 @@ def test_json_output_is_json_with_standard_output_buffered(command, tmp_path):
 CORPUS_SAVES = Path(__file__).parent / "fuzz_corpus" / "saves"
 
 
-@pytest.mark.parametrize("name, words", [
+@pytest.mark.parametrize(("name", "words"), [
     ("bandu-result-zero-quaternion.json", "quaternion is not a unit one"),
     ("bandu-result-pose-at-1e19-mm.json", "off the table"),
 ])
@@ -305,7 +305,7 @@ def test_a_save_with_a_forged_pose_is_refused_before_the_physics_sees_it(name, w
     assert "\n" not in str(refused.value)
 
 
-@pytest.mark.parametrize("values, words", [
+@pytest.mark.parametrize(("values", "words"), [
     ([0.0, 0.0, 10.0, 0.0, 0.0, 0.0, 0.0], "quaternion"),
     ([0.0, 0.0, 10.0, 0.0, 0.0, 0.7, 0.7], "quaternion"),
     ([float("nan"), 0.0, 10.0, 0.0, 0.0, 0.0, 1.0], "finite"),

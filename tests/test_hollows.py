@@ -29,7 +29,7 @@ def _flat(height: float = 25.0) -> np.ndarray:
 
 
 def _region(x0: float, x1: float, y0: float, y1: float) -> tuple[np.ndarray, np.ndarray]:
-    return np.ix_((XS >= x0) & (XS <= x1), (YS >= y0) & (YS <= y1))
+    return np.ix_((x0 <= XS) & (x1 >= XS), (y0 <= YS) & (y1 >= YS))
 
 
 def test_a_flat_top_and_a_step_have_no_hollow():
@@ -84,7 +84,7 @@ def stacked(parts: list[tuple[str, float]]) -> tuple[World, list[int]]:
     return world, bodies
 
 
-@pytest.mark.parametrize("parts, hollow_x, kind", [
+@pytest.mark.parametrize(("parts", "hollow_x", "kind"), [
     ([("base", 0), ("washer", 22), ("cube-large", -30)], 22.0, "hole"),      # under a taller piece
     ([("base", 0), ("cube-large", -32), ("cube-large", 22)], -5.0, "groove"),  # the gap between two
     ([("base", 0), ("ring", 0)], 0.0, "hole"),

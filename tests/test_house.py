@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import peek_game
 import pytest
@@ -197,7 +198,7 @@ def test_the_programs_games_register_themselves_and_core_render_app_and_cli_name
              for module in os.listdir(os.path.join(package, folder)) if module.endswith(".py")]
     for name in [*files, "cli.py"]:
         # the program's own name (bandu-sim: its saves' format, its messages) is no game
-        text = open(os.path.join(package, name), encoding="utf-8").read().lower()
+        text = Path(package, name).read_text(encoding="utf-8").lower()
         text = text.replace("bandu-sim", "").replace("bandu_sim", "")   # and its BANDU_SIM_HOME
         assert "from simulator.games" not in text and "import simulator.games" not in text, \
             f"{name} imports a game"
@@ -229,7 +230,7 @@ def _modules_saying(*needles: str) -> list[str]:
         for module in files:
             if module.endswith(".py"):
                 path = os.path.join(folder, module)
-                text = open(path, encoding="utf-8").read()
+                text = Path(path).read_text(encoding="utf-8")
                 if any(needle in text for needle in needles):
                     found.append(os.path.relpath(path, package))
     return sorted(found)

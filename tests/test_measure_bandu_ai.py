@@ -28,7 +28,7 @@ def test_one_run_prints_the_match_the_think_times_and_the_solo_table(tmp_path):
     assert set(report["think_seconds"]) == {"ai:easy"}
     solo = report["solo"]["ai:easy"]
     assert solo["attempts"] == 2 and len(solo["scores"]) == 2
-    assert 0 <= min(solo["scores"]) and solo["best"] == max(solo["scores"]) <= 8
+    assert min(solo["scores"]) >= 0 and solo["best"] == max(solo["scores"]) <= 8
     assert solo["mean"] == pytest.approx(sum(solo["scores"]) / 2, abs=0.05)
     assert solo["think_seconds"]["decisions"] >= 2
     # the games' lines on standard error give the same match table, as of a run stopped part way

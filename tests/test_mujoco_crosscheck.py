@@ -37,7 +37,7 @@ def test_the_box_scenes_are_there():
     assert {"column-of-bases", "harmonic-past", "slope-steep",
             "cantilever-counterweight-holds", "slope-tall-plank-tips"} <= names
     assert "ball-on-base" not in names  # a sphere: PyBullet only
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not all pieces are cuboids"):
         run_scene_mujoco(load_scene(VALIDATION / "ball-on-base.toml"))
 
 

@@ -111,7 +111,7 @@ def _moved(piece, before, after) -> float:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("piece, index, face", STABLE_FACES,
+@pytest.mark.parametrize(("piece", "index", "face"), STABLE_FACES,
                          ids=[f"{p}-{i}" for p, i, _ in STABLE_FACES])
 def test_piece_rests_on_each_stable_face_for_5_s_within_1_mm(piece, index, face):
     """Released at rest on the face, the piece stays within 1 mm for 5 s after it has come to
@@ -137,7 +137,7 @@ def test_flat_faced_pieces_do_not_move_at_all_when_released_on_a_face():
             assert _moved(piece, released, world.pose(body)) < 1e-3, piece
 
 
-@pytest.mark.parametrize("slope, stays", [(20, True), (24, True), (29, False), (35, False)])
+@pytest.mark.parametrize(("slope", "stays"), [(20, True), (24, True), (29, False), (35, False)])
 def test_a_block_slides_only_where_tan_angle_exceeds_friction(slope, stays):
     """Beech on beech: friction 0.5, so the critical angle is atan(0.5) = 26.6 degrees."""
     with World(slope_deg=slope) as world:
@@ -217,7 +217,7 @@ def test_a_tower_at_rest_falls_asleep_and_stops_moving_at_all():
 @pytest.mark.parametrize("take_away", ["remove", "move"])
 def test_taking_a_piece_from_under_a_sleeping_tower_wakes_it(take_away):
     with World() as world:
-        bottom, middle, top = _column_of_three_bases(world)
+        _bottom, middle, top = _column_of_three_bases(world)
         world.step(round(3.0 / world.settings.time_step))
         if take_away == "remove":
             world.remove(middle)

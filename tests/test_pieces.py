@@ -20,12 +20,7 @@ from simulator.towers.pieces.build import (
 )
 from simulator.towers.pieces.catalogue import BY_ID, CATALOGUE, COLLISION
 
-PIECES_MD_IDS = """base ashlar-large ashlar-medium ashlar-small plank-long plank-short slab-square
-cube-large cube-small pole-long pole-short cylinder-wide cylinder-tall disc cone-tall cone-small
-pyramid-square pyramid-triangle wedge-ramp wedge-steep prism-triangle prism-hexagon arch cove
-l-block t-block cross-flat jack egg half-egg ball hemisphere ring washer egg-cup doorknob fir-tree
-spool star crescent column stairs roof-block channel barrel pin diamond half-cylinder
-zigzag""".split()
+PIECES_MD_IDS = ["base", "ashlar-large", "ashlar-medium", "ashlar-small", "plank-long", "plank-short", "slab-square", "cube-large", "cube-small", "pole-long", "pole-short", "cylinder-wide", "cylinder-tall", "disc", "cone-tall", "cone-small", "pyramid-square", "pyramid-triangle", "wedge-ramp", "wedge-steep", "prism-triangle", "prism-hexagon", "arch", "cove", "l-block", "t-block", "cross-flat", "jack", "egg", "half-egg", "ball", "hemisphere", "ring", "washer", "egg-cup", "doorknob", "fir-tree", "spool", "star", "crescent", "column", "stairs", "roof-block", "channel", "barrel", "pin", "diamond", "half-cylinder", "zigzag"]
 
 
 def test_catalogue_has_every_id_of_pieces_md_in_order_and_54_pieces():
@@ -44,7 +39,7 @@ def test_materials_follow_pieces_md():
     assert BY_ID["egg"].material.friction < BY_ID["base"].material.friction
 
 
-@pytest.mark.parametrize("piece, grams", [("cube-large", 44.8), ("base", 87.5),
+@pytest.mark.parametrize(("piece", "grams"), [("cube-large", 44.8), ("base", 87.5),
                                           ("ball", 4 / 3 * math.pi * 20**3 * 700e-6)])
 def test_mass_comes_from_volume_and_density(piece, grams):
     assert load_piece(piece).mass_kg * 1000 == pytest.approx(grams, rel=0.005)
@@ -85,7 +80,7 @@ def _cylinder_points(radius: float, z0: float, z1: float, com_mm) -> np.ndarray:
     return (np.array(points) - np.array(com_mm)) / 1000.0
 
 
-@pytest.mark.parametrize("piece, radius, z0, z1", [
+@pytest.mark.parametrize(("piece", "radius", "z0", "z1"), [
     ("ring", 7.6, -10, 20),      # a pole of d 15 threads through the ring
     ("washer", 7.6, -5, 20),
     ("egg-cup", 13.5, 26, 44),   # the d 30 hollow stays hollow (to the 1.2 mm cut tolerance)

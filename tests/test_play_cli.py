@@ -41,7 +41,7 @@ def test_seats_are_people_and_the_games_own_computer_players():
     assert seats_for("tanbo", ["person", "person"], {"start": "classic"}) == [Seat(PERSON), Seat(PERSON)]
 
 
-@pytest.mark.parametrize("args, message", [
+@pytest.mark.parametrize(("args", "message"), [
     (["play", "tanbo", "--players", "person,wizard"],
      "unknown player 'wizard' for Tanbo; use person, random, mcts or mcts:LEVEL"),
     (["play", "tanbo", "--players", "person,mcts:godlike"], "unknown strength 'godlike'"),

@@ -127,7 +127,7 @@ def test_personal_bests_count_pieces_then_height_and_never_a_practice_aid():
         assert len(store.attempts()) == 6
 
 
-@pytest.mark.parametrize("change, field", [
+@pytest.mark.parametrize(("change", "field"), [
     ({"score": 49}, "score"), ({"score": True}, "score"), ({"height_mm": float("nan")}, "height_mm"),
     ({"kind": "robot"}, "kind"), ({"who": "ai:easy"}, "replay"), ({"variant": "standard"}, "variant"),
     ({"when": "yesterday"}, "when"), ({"when": "2026-01-01T10:00:00"}, "when"),
@@ -192,7 +192,7 @@ def _damaged_pages(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
-@pytest.mark.parametrize("make, message", [
+@pytest.mark.parametrize(("make", "message"), [
     (lambda p: p.write_text("my shopping list\n"), "not an SQLite file"),
     (lambda p: p.write_bytes(b"SQLite format 3\x00" + b"\x00" * 84 + b"junk" * 100), "damaged"),
     (_damaged_pages, "damaged"),
@@ -287,7 +287,7 @@ def _forge_best(data: dict) -> None:
     data.update(score=48, height_mm=9999.0)
 
 
-@pytest.mark.parametrize("change, message", [
+@pytest.mark.parametrize(("change", "message"), [
     (lambda d: d.update(format="something else"), "not a records file"),
     (lambda d: d.update(version=2), "version 2 is not supported"),
     (lambda d: d.update(attempts={}), "'attempts' must be a list"),
@@ -323,7 +323,7 @@ def test_a_bad_import_says_why_in_one_line_and_writes_nothing(tmp_path, change, 
         assert [a.score for a in store.attempts()] == [1]
 
 
-@pytest.mark.parametrize("content, message", [
+@pytest.mark.parametrize(("content", "message"), [
     (b"{not json", "bad JSON at line 1"), (b"\xff\xfe", "not UTF-8"), (None, "no such file"),
     (b"[" * 100_000 + b"]" * 100_000, "not a records file"),
 ])
@@ -367,7 +367,7 @@ def test_records_lists_exports_and_imports(tmp_path):
     assert (again["imported"], again["skipped"]) == (0, 2)
 
 
-@pytest.mark.parametrize("args, message", [
+@pytest.mark.parametrize(("args", "message"), [
     (["records", "--import", "{tmp}/missing.json"], "missing.json: no such file"),
     (["records", "--import", "{tmp}/bad.json"], "bad.json: not a records file (bad JSON"),
     (["records", "--export", "{tmp}"], "is a folder"),
@@ -568,11 +568,14 @@ def test_every_value_read_from_the_database_is_checked(tmp_path, script):
         with sqlite3.connect(path) as db:
             return [db.execute(f"SELECT * FROM {t}").fetchall() for t in ("attempts", "schema_version")]
 
-    before = content()
-    with pytest.raises(RecordsError) as error:
+    def read_everything() -> None:
         with RecordStore.open(path) as store:
             store.attempts()
             store.personal_bests()
+
+    before = content()
+    with pytest.raises(RecordsError) as error:
+        read_everything()
     assert expected in str(error.value) and "\n" not in str(error.value)
     assert all(c.isprintable() for c in str(error.value))
     assert content() == before

@@ -84,7 +84,7 @@ def _rest_on(support: str, piece: str, offset_mm: float, seconds: float = 3.0) -
         return not world.touches_ground(body)
 
 
-@pytest.mark.parametrize("support, piece", [("ball", "plank-short"), ("ball", "slab-square"),
+@pytest.mark.parametrize(("support", "piece"), [("ball", "plank-short"), ("ball", "slab-square"),
                                             ("cone-tall", "cube-small"),
                                             ("cone-small", "cube-small"),
                                             ("pyramid-square", "cube-small")])
@@ -94,7 +94,7 @@ def test_a_flat_piece_a_fraction_of_a_millimetre_off_a_free_ball_or_an_apex_fall
     assert not _rest_on(support, piece, offset_mm)
 
 
-@pytest.mark.parametrize("holder, piece", [("egg-cup", "egg"), ("egg-cup", "ball"),
+@pytest.mark.parametrize(("holder", "piece"), [("egg-cup", "egg"), ("egg-cup", "ball"),
                                            ("washer", "ball")])
 def test_a_round_piece_in_a_hollow_stays(holder, piece):
     assert _rest_on(holder, piece, 1.0)

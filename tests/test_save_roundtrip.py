@@ -117,7 +117,7 @@ def test_every_save_of_bandu_reopens_after_many_loads_and_moves(data, first, sec
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed, variant", [(11, "standard"), (13, "standard")])
+@pytest.mark.parametrize(("seed", "variant"), [(11, "standard"), (13, "standard")])
 def test_a_bandu_game_loaded_and_played_on_reopens(seed, variant, tmp_path):
     """The bug: the continued game's referee built its world from the recorded poses, the check
     at the next load replayed from the start in one world, and the two differed (seed 11: a
@@ -247,12 +247,12 @@ def test_a_bandu_game_of_an_earlier_referee_played_on_reopens_ever_after(tmp_pat
     assert forged["history"][last]["action"] != action
     del forged["state"]
     (tmp_path / "forged.json").write_text(json.dumps(forged))
-    with pytest.raises(SaveError, match="settled elsewhere|fell"):
+    with pytest.raises(SaveError, match=r"settled elsewhere|fell"):
         TurnController.load(tmp_path / "forged.json").close()
     loaded.close()
 
 
-@pytest.mark.parametrize("game, settings, seats, words", [
+@pytest.mark.parametrize(("game", "settings", "seats", "words"), [
     ("bandu", {"variant": "solo"}, [Seat(PERSON)], "Bandu solo · one person"),
     ("bandu", {}, [Seat(PERSON), Seat(PERSON), Seat(COMPUTER, "ai:medium")],
      "Bandu 3 players · two people against the computer (medium)"),
@@ -338,7 +338,7 @@ def test_a_save_differing_in_more_than_its_words_is_still_refused(tmp_path):
         TurnController.load(path)
 
 
-@pytest.mark.parametrize("judged_by, words", [
+@pytest.mark.parametrize(("judged_by", "words"), [
     ("pybullet", "must be a list"),
     ([["pybullet 3.2.7 x", 1]], "pair 1"),                 # no result to judge yet
     ([["pybullet 3.2.7 x", 0]], "pair 1"),

@@ -19,7 +19,7 @@ order = ["cube-large"]
 """
 
 
-@pytest.mark.parametrize("text, key, reason", [
+@pytest.mark.parametrize(("text", "key", "reason"), [
     ('colour = "red"\n' + GOOD, "colour", "unknown key"),
     ('name = "x"\n[[towers]]\norder = ["cube-huge"]', "towers[0].order[0]", "unknown piece 'cube-huge'"),
     ('name = "x"\n[[towers]]\norder = ["egg", "egg"]', "towers", "used 2 times but the set has 1"),

@@ -181,7 +181,7 @@ def test_a_bandu_piece_knocks_as_it_lands_and_a_fall_clatters(gui):
     window, _ = gui
     window.sound.muted, window.sound.volume = False, 0.8
     window.sound.heard.clear()
-    window, screen, view, controller = _solo(gui)
+    window, _screen, view, controller = _solo(gui)
     _hold(window, view, "cube-large")
     _release(window, view, controller, _pointer_at(window, view, 0.0, 0.0))
     placed = _pump_until_heard(window, "knock-cube-large")
@@ -195,7 +195,7 @@ def test_a_bandu_piece_knocks_as_it_lands_and_a_fall_clatters(gui):
 
 
 @pytest.mark.gui
-@pytest.mark.parametrize("game, settings, prefix", [
+@pytest.mark.parametrize(("game", "settings", "prefix"), [
     ("bunko", {"pace": "fast"}, "dice-3-"),
     ("buddel_bande", {}, "dice-2-"),
     ("bandida", {}, "card-"),

@@ -65,7 +65,7 @@ def _scene_file(tmp_path: Path, text: str = SCENE, name: str = "small.toml") -> 
 
 # --- the Wilson score interval -------------------------------------------------------------
 
-@pytest.mark.parametrize("successes, trials, low, high", [
+@pytest.mark.parametrize(("successes", "trials", "low", "high"), [
     # R. G. Newcombe, Statistics in Medicine 17 (1998) 857, table I, method 3 (Wilson score)
     (81, 263, 0.2553, 0.3662),
     (15, 148, 0.0624, 0.1605),
@@ -84,7 +84,7 @@ def test_wilson_interval_is_symmetric_narrows_and_refuses_nonsense():
     assert (1 - high, 1 - low) == pytest.approx(wilson_interval(7, 10))
     assert wilson_interval(50, 100)[1] - wilson_interval(50, 100)[0] < high - low
     for bad in ((1, 0), (-1, 5), (6, 5)):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="need 0 <= successes"):
             wilson_interval(*bad)
 
 
@@ -96,7 +96,7 @@ def test_orderings_are_parsed_or_refused_in_one_line():
     assert parse_orderings("random:12") == OrderingSpec("random", 12)
     for bad in ("all", "random", "random:0", "random:-3", f"random:{MAX_ORDERINGS + 1}",
                 "random:x", "random:²", "random:٣", "permutations:3", "given:1"):
-        with pytest.raises(InvalidArgument, match="^orderings") as refused:
+        with pytest.raises(InvalidArgument, match=r"^orderings") as refused:
             parse_orderings(bad)                  # the library's words: a ValueError naming it
         assert refused.value.argument == "orderings" and isinstance(refused.value, ValueError)
         assert str(refused.value.as_usage_error()).startswith("--orderings ")
@@ -159,7 +159,7 @@ def test_aggregate_ranks_orderings_and_counts_pieces_by_position():
         stood = job.ordering == 1 and job.trial < 3
         results.append(JobResult(job.key, job.seed, job.order, stood, None if stood else 1,
                                  False, 100.0 if stood else 50.0))
-    result = aggregate(plan, results[:-4] + [results[-1]], interrupted=True)  # 3 jobs missing
+    result = aggregate(plan, [*results[:-4], results[-1]], interrupted=True)  # 3 jobs missing
     tower = result.towers[0]
     best = tower.orderings[0]
     assert (best.index, best.stood, best.trials) == (1, 3, 4)
@@ -279,12 +279,12 @@ def test_a_report_is_written_whole_or_not_at_all_and_never_through_a_link(tmp_pa
     target.write_text("mine")
     (folder / "results.csv").unlink()
     (folder / "results.csv").symlink_to(target)
-    with pytest.raises(UsageError, match="results.csv is a symbolic link"):
+    with pytest.raises(UsageError, match=r"results\.csv is a symbolic link"):
         report_module.write_report(folder, result)
     assert target.read_text() == "mine"
 
 
-@pytest.mark.parametrize("args, message", [
+@pytest.mark.parametrize(("args", "message"), [
     (["--orderings", "sideways"], "--orderings wants given, permutations or random:N"),
     (["--orderings", "random:0"], "--orderings random:N wants N from 1 to 5040"),
     (["--trials", "0"], "--trials: must be 1 to 10000, not 0"),

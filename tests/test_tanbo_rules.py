@@ -22,7 +22,7 @@ def names(state: TanboState, points) -> list[str]:
 
 # --- starting positions ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("settings, width, height, black, white", [
+@pytest.mark.parametrize(("settings", "width", "height", "black", "white"), [
     ({}, 7, 7, 8, 8),
     ({"size": 11}, 11, 11, 18, 18),
     ({"size": 15}, 15, 15, 32, 32),
@@ -60,7 +60,7 @@ def test_classic_start_has_sixteen_single_stones_black_on_both_corners():
     assert sum(1 for c in state.board if c) == 16
 
 
-@pytest.mark.parametrize("settings, message", [
+@pytest.mark.parametrize(("settings", "message"), [
     ({"size": 8}, "size must be one of"),
     ({"width": 6, "height": 9}, "is not a Tanbo board"),
     ({"size": 7, "start": "classic"}, "19x19"),
@@ -85,7 +85,7 @@ LEGAL_CASES = [
 ]
 
 
-@pytest.mark.parametrize("rows, to_move, expected", LEGAL_CASES)
+@pytest.mark.parametrize(("rows", "to_move", "expected"), LEGAL_CASES)
 def test_legal_moves(rows, to_move, expected):
     state = position(rows, to_move)
     assert names(state, state.legal_points()) == expected
@@ -200,7 +200,7 @@ def test_removals(case):
 
 # --- differential test against the literal rule text -------------------------------------------
 
-@pytest.mark.parametrize("width, height, start", [(7, 7, "dense"), (5, 7, "dense"), (7, 9, "dense"),
+@pytest.mark.parametrize(("width", "height", "start"), [(7, 7, "dense"), (5, 7, "dense"), (7, 9, "dense"),
                                                   (11, 11, "dense"), (19, 19, "classic")])
 def test_incremental_rules_match_the_naive_reference(width, height, start):
     for seed in range(8):
@@ -227,7 +227,7 @@ def test_notation_round_trip():
         state.action_from_str("hello")
 
 
-@pytest.mark.parametrize("data, message", [
+@pytest.mark.parametrize(("data", "message"), [
     ({"width": 7, "height": 7, "board": ["......."] * 6, "to_move": "black"}, "7 rows"),
     ({"width": 7, "height": 7, "board": ["..X...."] + ["......."] * 6, "to_move": "black"}, "'X'"),
     ({"width": 8, "height": 8, "board": ["........"] * 8, "to_move": "black"}, "size must be|not a Tanbo"),

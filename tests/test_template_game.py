@@ -60,7 +60,7 @@ def test_the_template_passes_the_shipped_conformance_checks():
     assert done.stdout.strip() == "passed"
 
 
-@pytest.mark.parametrize("argv, expected", [
+@pytest.mark.parametrize(("argv", "expected"), [
     (["selfplay", "nim", "--games", "4", "--seed", "1", "--players", "mcts:strong,random", "--json"], None),
     (["selfplay", "nim", "--games", "1", "--setting", "heaps=0", "--players", "random,random"],
      "heaps must be one of 3, 4, 5, not 0"),

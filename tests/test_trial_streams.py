@@ -43,7 +43,7 @@ class _DrawnLabs:
         return Trial(key % 3 != 0, (key >> 4) % 100 / 50.0, float((key >> 12) % 700))
 
 
-@pytest.mark.parametrize("confirm, verify, room", [(0, 0, False), (6, 2, False), (4, 1, True)])
+@pytest.mark.parametrize(("confirm", "verify", "room"), [(0, 0, False), (6, 2, False), (4, 1, True)])
 def test_rounds_of_guessed_trials_find_what_one_trial_at_a_time_finds(confirm, verify, room):
     """A round guesses that the trials still to come stand; the answers after a wrong guess are
     not used. The search run in rounds of STREAMS finds the same placement, at the same rate and

@@ -111,7 +111,7 @@ def test_any_number_of_seats_from_one_to_twenty(gui):
     click_on(window, button_named(screen, "20"))
     assert len(screen.seat_buttons) == 20
     visible = [b for b in screen.seat_buttons if b.visible]
-    assert len(visible) == 20 and all(0 <= b.y and b.y + b.height <= window.height for b in visible)
+    assert len(visible) == 20 and all(b.y >= 0 and b.y + b.height <= window.height for b in visible)
     assert all(b.y > screen.start.y + screen.start.height for b in visible)    # none under Start
     seat = screen.seat_buttons[7]
     assert seat.text.text == "Player 8: Computer"
@@ -862,7 +862,7 @@ def test_a_run_of_the_same_move_is_one_line_of_the_log(gui):
     assert runs_of([]) == [] and runs_of(["x"]) == ["1. x"]
 
 
-@pytest.mark.parametrize("game, seats", [("tanbo", 2), ("bunko", 4), ("buddel_bande", 3)])
+@pytest.mark.parametrize(("game", "seats"), [("tanbo", 2), ("bunko", 4), ("buddel_bande", 3)])
 def test_the_side_panels_icons_never_cover_the_names_and_the_toast_never_the_log(gui, game, seats):
     """The bugs (issue 55): the stone, token and ladybird icons overlapped the names' first
     letters; "The tower stands." covered the log's last line."""

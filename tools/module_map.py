@@ -32,7 +32,7 @@ def module_map(package: Path = ROOT / "simulator") -> str:
     return "\n\n".join(parts)
 
 
-def on_page_markdown(markdown: str, page, config, files) -> str:   # noqa: ARG001  (MkDocs' hook)
+def on_page_markdown(markdown: str, page, config, files) -> str:
     """MkDocs' hook: the map put in where the page holds the marker."""
     return markdown.replace(MARKER, module_map()) if MARKER in markdown else markdown
 

@@ -253,7 +253,7 @@ def run_scene_mujoco(scene: Scene, settings: Settings = SETTINGS,
         axis = np.array([*spec.position_mm, 0.0]) / 1000.0
         identity = np.array([1.0, 0, 0, 0])
         bodies = [world.add(spec.foundation,
-                            axis + [0, 0, _lowest_offset(spec.foundation, identity)], identity)]
+                            axis + np.array([0, 0, _lowest_offset(spec.foundation, identity)]), identity)]
         names = [ids(spec.foundation)]
         fell_at = None
 

@@ -26,12 +26,12 @@ class NimView(GameView[NimState]):
         self.sync()
 
     def _radius(self) -> float:
-        x, y, width, height = self.area
+        _x, _y, width, height = self.area
         heaps = self.state.heaps
         return max(4.0, min(width / (2.5 * max(max(heaps, default=1), 1) + 2), height / (3 * len(heaps) + 1)))
 
     def sync(self) -> None:
-        x, y, width, height = self.area
+        x, y, _width, height = self.area
         radius = self._radius()
         self.stones = []
         for heap, size in enumerate(self.state.heaps):

@@ -11,6 +11,7 @@ a crash (names starting with '.') are not saves.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import stat
 import time
@@ -102,10 +103,8 @@ def newest_unfinished_autosave() -> Path | None:
 def prune_autosaves(keep: int = AUTOSAVES_KEPT) -> None:
     autosaves = sorted(_regular_saves(autosaves_dir(), "*.json"), key=_mtime, reverse=True)
     for path in autosaves[keep:]:
-        try:
+        with contextlib.suppress(OSError):
             path.unlink()
-        except OSError:
-            pass
 
 
 STALE_TEMPORARY_SECONDS = 3600     # a save is written in milliseconds: an hour-old one was cut off

@@ -27,7 +27,7 @@ class Between:
     high: float
 
     def admits(self, value: Any) -> bool:
-        return self.low <= value <= self.high
+        return bool(self.low <= value <= self.high)
 
     def __str__(self) -> str:
         return f"{self.low:g} to {self.high:g}"

@@ -21,16 +21,16 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from simulator.core.state import Action, GameState
 
-Evaluator = Callable[[GameState], list[float]]
-Candidates = Callable[[GameState], list[Action]]
+Evaluator = Callable[[GameState[Any]], list[float]]
+Candidates = Callable[[GameState[Any]], list[Action]]
 
 
 class Agent(Protocol):
-    def choose(self, state: GameState, rng: random.Random) -> Action:
+    def choose(self, state: GameState[Any], rng: random.Random) -> Action:
         """An action for state.current_player(), given what that seat may know (a redacted
         state); must not modify `state`."""
         ...
@@ -38,8 +38,9 @@ class Agent(Protocol):
 
 class RandomAgent:
 
-    def choose(self, state: GameState, rng: random.Random) -> Action:
-        return state.random_action(rng)
+    def choose(self, state: GameState[Any], rng: random.Random) -> Action:
+        action: Action = state.random_action(rng)
+        return action
 
 
 @dataclass
@@ -51,7 +52,7 @@ class _Node:
     value: float = 0.0              # sum of rewards in [0, 1] for `player`
 
 
-def _expand(node: _Node, state: GameState, action: Action, mover: int, path: list[_Node]) -> None:
+def _expand(node: _Node, state: GameState[Any], action: Action, mover: int, path: list[_Node]) -> None:
     """Play `action` and hang a new child for it under `node`, at the end of `path`."""
     state.apply_unchecked(action)
     child = _Node(player=mover)
@@ -70,8 +71,8 @@ class MCTSAgent:
     evaluator: Evaluator | None = None
     candidates: Candidates | None = None
 
-    def choose(self, state: GameState, rng: random.Random) -> Action:
-        legal = state.legal_actions()
+    def choose(self, state: GameState[Any], rng: random.Random) -> Action:
+        legal: list[Action] = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
         me = state.current_player()
@@ -97,11 +98,11 @@ class MCTSAgent:
                    key=lambda item: (item[1].visits, item[1].value))
         return best[0]
 
-    def _moves(self, state: GameState) -> list[Action]:
+    def _moves(self, state: GameState[Any]) -> list[Action]:
         """The moves searched at a decision node: the candidates, else every legal one."""
         return state.legal_actions() if self.candidates is None else self.candidates(state)
 
-    def _iterate(self, root: _Node, state: GameState, rng: random.Random,
+    def _iterate(self, root: _Node, state: GameState[Any], rng: random.Random,
                  root_moves: list[Action] | None = None) -> None:
         path = [root]
         node = root
@@ -125,7 +126,7 @@ class MCTSAgent:
             path.append(node)
         self._back_up(path, state, rng)
 
-    def _iterate_determinized(self, root: _Node, state: GameState, rng: random.Random,
+    def _iterate_determinized(self, root: _Node, state: GameState[Any], rng: random.Random,
                               root_moves: list[Action] | None = None) -> None:
         """One iteration on one determinization: the legal actions are this one's own."""
         path = [root]
@@ -145,7 +146,7 @@ class MCTSAgent:
             path.append(node)
         self._back_up(path, state, rng)
 
-    def _back_up(self, path: list[_Node], state: GameState, rng: random.Random) -> None:
+    def _back_up(self, path: list[_Node], state: GameState[Any], rng: random.Random) -> None:
         """Play the iteration out and credit every node on its path with the result."""
         rewards = self._playout(state, rng)
         for visited in path:
@@ -153,7 +154,7 @@ class MCTSAgent:
             if visited.player >= 0:
                 visited.value += rewards[visited.player]
 
-    def _select(self, node: _Node, state: GameState,
+    def _select(self, node: _Node, state: GameState[Any],
                 legal: set[Action] | None = None) -> tuple[Action, _Node]:
         if legal is None:
             legal = set(state.legal_actions()) if len(node.children) else set()
@@ -168,7 +169,7 @@ class MCTSAgent:
         assert best is not None
         return best
 
-    def _playout(self, state: GameState, rng: random.Random) -> list[float]:
+    def _playout(self, state: GameState[Any], rng: random.Random) -> list[float]:
         depth = 0
         limit = self.playout_depth
         while not state.is_terminal():

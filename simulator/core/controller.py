@@ -104,7 +104,7 @@ def game_id_of(data: dict[str, Any]) -> str:
     return "legacy-" + hashlib.sha256(fixed.encode()).hexdigest()[:16]
 
 
-def _search(agent: Agent, state: GameState, rng: random.Random) -> Action:
+def _search(agent: Agent, state: GameState[Any], rng: random.Random) -> Action:
     """Run one agent search; module-level so a process pool can pickle it."""
     return agent.choose(state, rng)
 
@@ -138,7 +138,7 @@ class TurnController:
             for s in self.seats]
         self.history: list[HistoryEntry] = []
         self.think_seconds: list[list[float]] = [[] for _ in self.seats]   # blocking play only
-        self._before: list[GameState] = []        # state before each history entry
+        self._before: list[GameState[Any]] = []        # state before each history entry
         self.autosave_path = Path(autosave_path) if autosave_path else None
         self.autosave_error: str | None = None
         self.load_notice: str | None = None        # what a person should know of a loaded save
@@ -151,7 +151,7 @@ class TurnController:
         self._executor: Executor | None = executor
         self._owns_executor = executor is None
         self.search_error: str | None = None
-        self._pending: Future | None = None
+        self._pending: Future[Any] | None = None
         self._pending_version = -1
         self._search_retries = 0
         self.stuck: str | None = None              # why nothing more is tried here (_failed)
@@ -213,7 +213,7 @@ class TurnController:
     def person_seats(self) -> list[int]:
         return [seat for seat, s in enumerate(self.seats) if not s.is_computer]
 
-    def visible_state(self, viewer: int | None) -> GameState:
+    def visible_state(self, viewer: int | None) -> GameState[Any]:
         """What a view may draw for `viewer` (a seat): the state without what that seat may not
         see. None (nobody at the table, e.g. computers only) shows everything."""
         if viewer is None or not self.state.hidden_information:
@@ -657,7 +657,7 @@ class TurnController:
         self._pending = None
 
 
-def _unworded(position: Any, state: GameState) -> Any:
+def _unworded(position: Any, state: GameState[Any]) -> Any:
     """A saved position without the keys the game words anew in each version (an older
     version's "Player 1 places tunnel (A-top)." is the same position as today's words)."""
     if not isinstance(position, dict) or not state.worded_keys:

@@ -49,7 +49,7 @@ class PendingOutcome(Protocol):
 
 
 class OutcomeResolver(Protocol):
-    def begin(self, state: GameState, rng: random.Random) -> PendingOutcome:
+    def begin(self, state: GameState[Any], rng: random.Random) -> PendingOutcome:
         """Start resolving the outcome node `state` is at; `state` is the resolver's own copy."""
         ...
 
@@ -81,7 +81,7 @@ class _Ready:
 class ModelResolver:
     """The game's own model of the outcome, at once."""
 
-    def begin(self, state: GameState, rng: random.Random) -> PendingOutcome:
+    def begin(self, state: GameState[Any], rng: random.Random) -> PendingOutcome:
         return _Ready(state.sample_outcome(rng), 0.0, time.monotonic)
 
 
@@ -92,12 +92,12 @@ class AnimatedResolver:
         self.seconds = seconds
         self.clock = clock
 
-    def begin(self, state: GameState, rng: random.Random) -> PendingOutcome:
+    def begin(self, state: GameState[Any], rng: random.Random) -> PendingOutcome:
         return _Ready(state.sample_outcome(rng), self.seconds, self.clock)
 
 
 class _Threaded:
-    def __init__(self, future: Future) -> None:
+    def __init__(self, future: Future[Any]) -> None:
         self._future = future
 
     def done(self) -> bool:
@@ -116,7 +116,7 @@ class _Threaded:
 class ThreadResolver:
     """`work(state, rng) -> action` on a daemon thread of its own per outcome (physics)."""
 
-    def __init__(self, work: Callable[[GameState, random.Random], Any],
+    def __init__(self, work: Callable[[GameState[Any], random.Random], Any],
                  close: Callable[[], None] | None = None) -> None:
         self.work = work
         self._close = close
@@ -126,13 +126,13 @@ class ThreadResolver:
         if self._close is not None:
             self._close()
 
-    def begin(self, state: GameState, rng: random.Random) -> PendingOutcome:
+    def begin(self, state: GameState[Any], rng: random.Random) -> PendingOutcome:
         return _Threaded(self._run(lambda: self.work(state, rng)))
 
     @staticmethod
-    def _run(work: Callable[[], Any]) -> Future:
+    def _run(work: Callable[[], Any]) -> Future[Any]:
         """`work()` on a daemon thread of its own; its result or error in the future."""
-        future: Future = Future()
+        future: Future[Any] = Future()
 
         def run() -> None:
             if not future.set_running_or_notify_cancel():
@@ -285,7 +285,7 @@ class LiveProcessResolver:
         self._connection, self._process = start_piped_process(live_outcome_worker, (self.make_work,),
                                                               "outcome-resolver")
 
-    def begin(self, state: GameState, rng: random.Random) -> PendingOutcome:
+    def begin(self, state: GameState[Any], rng: random.Random) -> PendingOutcome:
         if self._process is None or not self._process.is_alive():
             self.close()
             self._start_process()

@@ -12,6 +12,7 @@ error, never waits for it."""
 from __future__ import annotations
 
 import atexit
+import contextlib
 import multiprocessing
 import weakref
 from collections.abc import Callable
@@ -19,11 +20,11 @@ from typing import Any
 
 STOP_WAIT_SECONDS = 2.0
 
-_not_daemons: weakref.WeakSet = weakref.WeakSet()   # started here as daemon=False, maybe alive
+_not_daemons: weakref.WeakSet[Any] = weakref.WeakSet()   # started here as daemon=False, maybe alive
 _stopped_at_exit = False
 
 
-def start_piped_process(target: Callable[..., None], args: tuple, name: str,
+def start_piped_process(target: Callable[..., None], args: tuple[Any, ...], name: str,
                         daemon: bool = True) -> tuple[Any, Any]:
     """Start `target(connection, *args)` in a spawned process; returns (this end of the pipe,
     the process). `daemon=False`: the process may start helpers of its own."""
@@ -52,10 +53,8 @@ def stop_process(connection: Any, process: Any) -> None:
     """Stop a helper process that serves requests over a pipe until it receives None: tell it,
     close the pipe, give it STOP_WAIT_SECONDS to finish, then terminate it. Either may be None."""
     if connection is not None:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             connection.send(None)
-        except (OSError, ValueError):
-            pass
         connection.close()
     if process is not None:
         process.join(timeout=STOP_WAIT_SECONDS)

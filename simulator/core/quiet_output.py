@@ -13,17 +13,15 @@ import importlib
 import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from types import ModuleType
 
 
 def _flush_c_streams() -> None:
     """Empty C's stdio buffers: when standard output is not a terminal (a pipe, a file) C
     buffers PyBullet's lines and would write them at exit, after the redirection ended."""
-    try:
+    with suppress(OSError, AttributeError):     # no C library to ask (not a POSIX system)
         ctypes.CDLL(None).fflush(None)
-    except (OSError, AttributeError):      # no C library to ask (not a POSIX system)
-        pass
 
 
 @contextmanager

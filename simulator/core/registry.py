@@ -190,7 +190,7 @@ class PlayedGame(Protocol):
     imports this module, so it is named here by what every hook may read)."""
 
     @property
-    def state(self) -> GameState: ...
+    def state(self) -> GameState[Any]: ...
 
     @property
     def settings(self) -> dict[str, Any]: ...
@@ -203,9 +203,9 @@ class GameRules:
 
     info: GameInfo
     #: the state class (from_dict for loading); None while the game is not playable yet
-    state_class: type[GameState] | None = None
+    state_class: type[GameState[Any]] | None = None
     #: (players, **settings) -> the starting state; raises SettingsError on bad settings
-    create: Callable[..., GameState] | None = None
+    create: Callable[..., GameState[Any]] | None = None
     strengths: Mapping[str, Strength] = field(default_factory=dict)
     default_strength: str | None = None
     #: how a computer player of this game is named: "mcts:strong" for the board games, "ai:strong"
@@ -215,7 +215,7 @@ class GameRules:
     #: the game's benchmark for `bandu-sim bench`
     benchmark: Benchmark | None = None
     #: final state -> the game's own figures for each self-play game's JSON (e.g. towers' heights)
-    report: Callable[[GameState], dict[str, Any]] | None = None
+    report: Callable[[GameState[Any]], dict[str, Any]] | None = None
     #: a loaded save's outcomes checked by the game's own referee (VerifySave)
     verify_save: VerifySave | None = None
     #: () -> a short text naming the referee that verify_save replays with (e.g. the physics
@@ -251,7 +251,7 @@ class GameRules:
             raise SettingsError(f"{self.title} is not playable yet")
 
     def new_game(self, players: int | None = None, settings: Mapping[str, Any] | None = None
-                 ) -> GameState:
+                 ) -> GameState[Any]:
         """The starting state for `players` seats (default: the game's usual count) and the
         settings by name (a mapping, so that no setting's name can clash with a parameter)."""
         settings = dict(settings or {})
@@ -279,7 +279,7 @@ class GameRules:
                 raise
             raise SettingsError(f"bad settings for {self.name}: {printable(str(error), 120)}") from None
 
-    def state_from_dict(self, data: dict[str, Any]) -> GameState:
+    def state_from_dict(self, data: dict[str, Any]) -> GameState[Any]:
         """A state from its JSON form; anything malformed is a ValueError with one line."""
         self._require_playable()
         assert self.state_class is not None
@@ -375,8 +375,8 @@ class Registry:
             except Exception as error:             # one broken game: named, the others load
                 reason = printable(f"{type(error).__name__}: {error}", 160)
                 self.broken[module.name] = reason
-                print(f"bandu-sim: the game package {module.name} could not be loaded ({reason}); "
-                      "the other games are there", file=sys.stderr)
+                sys.stderr.write(f"bandu-sim: the game package {module.name} could not be loaded "
+                                 f"({reason}); the other games are there\n")
 
     def all(self) -> tuple[GameRules, ...]:
         self._discover()
@@ -427,6 +427,6 @@ def playable_games() -> list[GameRules]:
 
 
 def new_game(name: str, players: int | None = None, settings: Mapping[str, Any] | None = None
-             ) -> GameState:
+             ) -> GameState[Any]:
     """The initial state of game `name` with the given settings."""
     return get_game(name).new_game(players, settings)

@@ -64,7 +64,7 @@ class Accepts:
     values: tuple[Any, ...] = ()
 
     def check(self, name: str, value: Any) -> Any:
-        if bool in self.kinds and (isinstance(value, bool) or isinstance(value, str) and value.strip().lower() in YES + NO):
+        if bool in self.kinds and (isinstance(value, bool) or (isinstance(value, str) and value.strip().lower() in YES + NO)):
             return flag(value, name)
         if int in self.kinds and isinstance(value, int) and not isinstance(value, bool):
             if self.values and value not in self.values:

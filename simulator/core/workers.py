@@ -29,7 +29,7 @@ class SearchPool(Executor):
             self._pool = ProcessPoolExecutor(max_workers=self._workers, mp_context=self._context)
         return self._pool
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         with self._lock:
             try:
                 return self._live_pool().submit(fn, *args, **kwargs)

@@ -230,7 +230,7 @@ class BanduStackEnv(gymnasium.Env[dict[str, Any], dict[str, Any]]):
     small reserve's draw come; the same seed and the same actions give the same observations.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (Gymnasium declares it so)
 
     def __init__(self, *, reserve: int | None = None, tremor: str | Tremor | None = None,
                  render_mode: str | None = None) -> None:

@@ -82,7 +82,7 @@ def mix(events: list[tuple[float, np.ndarray]], seconds: float | None = None) ->
     end = max((at + len(s) / SAMPLE_RATE for at, s in events), default=0.0)
     track = np.zeros(int((seconds if seconds is not None else end) * SAMPLE_RATE) + 1)
     for at, samples in events:
-        start = int(round(at * SAMPLE_RATE))
+        start = round(at * SAMPLE_RATE)
         if start >= len(track):
             continue
         stop = min(len(track), start + len(samples))

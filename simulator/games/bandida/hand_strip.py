@@ -92,7 +92,7 @@ class HandStrip:
         for item in self.others + self.pile_sprites:
             item.delete()
         self.sprites, self.others, self.pile_sprites = [], [], []
-        x, y, w, h = area
+        x, y, w, _h = area
         name = self.seat_name(seat)
         self.title.text = f"{name}'s hand" if hand else f"{name}: no cards"
         self.title.position = (x + 18, y + HAND_HEIGHT - 22, 0)

@@ -254,7 +254,7 @@ class BandidaState(GameState[Move]):
 
     def _remove_card(self, index: int) -> None:
         """Take a placed card out of the network (dynamite); indices after it shift down."""
-        kind, x, y, rotation, side = self.placed[index]
+        kind, x, y, rotation, _side = self.placed[index]
         dx, dy = DIRS[rotation]
         cells = [(x, y), (x + dx, y + dy)]
         if kind in KEEP_KINDS:

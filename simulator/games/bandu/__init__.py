@@ -59,17 +59,16 @@ def _settings() -> tuple[Setting, ...]:
 def _create(players: int, **settings: Any) -> rules.BanduState:
     from simulator.core.errors import SettingsError
 
-    if practice_aid_of(settings):   # the window's aid (practice.py): the rules never see it
-        if players != 1 or settings.get("variant") not in ("solo", "chain"):
-            raise SettingsError("the practice aid is for one-player solo and chain games only: "
-                                "a game against others never shows a simulated outcome")
+    # the window's aid (practice.py): the rules never see it
+    if practice_aid_of(settings) and (players != 1 or settings.get("variant") not in ("solo", "chain")):
+        raise SettingsError("the practice aid is for one-player solo and chain games only: "
+                            "a game against others never shows a simulated outcome")
     settings.pop("practice_aid", None)
     hinted = settings.pop("hint_used", False)        # the window's hint (hint.py): a mark
     if not isinstance(hinted, bool):
         raise SettingsError("hint_used is true or false")
-    if hinted:
-        if players != 1 or settings.get("variant") not in ("solo", "chain"):
-            raise SettingsError("hints are for one-player solo and chain games only")
+    if hinted and (players != 1 or settings.get("variant") not in ("solo", "chain")):
+        raise SettingsError("hints are for one-player solo and chain games only")
     return rules.new_game(players=players, **chain_as_the_rules_take_it(settings))
 
 

@@ -268,7 +268,7 @@ class BanduState(GameState[BanduAction]):
             bid = self.auction.high_bid + 1
             if self.beans[seat] >= bid:
                 answers.append(Respond("bid", bid))
-            return answers + [Respond("pass")]
+            return [*answers, Respond("pass")]
         return []
 
     def is_legal(self, action: BanduAction) -> bool:

@@ -22,6 +22,7 @@ the decision replayed, in order.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import threading
@@ -86,10 +87,8 @@ def _helper_main(connection: Any) -> None:
     from simulator.processes import quiet_worker_start
 
     quiet_worker_start("simulator.games.bandu.tower_lab")
-    try:
+    with contextlib.suppress(OSError):
         os.nice(HELPER_NICENESS)
-    except OSError:
-        pass
     stream: StreamLabs | None = None
     try:
         message = connection.recv()
@@ -100,10 +99,8 @@ def _helper_main(connection: Any) -> None:
                 stream = StreamLabs(message[1])
             elif message[0] == "build":
                 assert stream is not None
-                try:
+                with contextlib.suppress(Exception):   # the trial that needs the lab will say
                     stream.lab(message[1], message[2])
-                except Exception:               # the trial that needs the lab will say
-                    pass
             elif message[0] == "run":
                 assert stream is not None
                 try:

@@ -63,7 +63,7 @@ def alone_controls(hints: bool) -> tuple[tuple[str, str], ...]:
     """The keys of a game built alone: the bar's two buttons, and G where hints are given."""
     controls = tuple(("1, 2", "the bar's buttons: take it, cancel") if k == "1, 2, 3" else (k, v)
                      for k, v in CONTROLS)
-    return controls + (HINT_CONTROL,) if hints else controls
+    return (*controls, HINT_CONTROL) if hints else controls
 
 
 def count(n: int, word: str) -> str:

@@ -10,6 +10,7 @@ painted in unit coordinates (-1..1, y up) with anti-aliased edges.
 
 from __future__ import annotations
 
+import itertools
 import math
 from functools import cache
 from typing import Any
@@ -66,7 +67,7 @@ class Canvas:
     def stroke(self, points: list[tuple[float, float]], width: float, colour: RGB) -> None:
         """A round-ended line through `points`, `width` in unit coordinates."""
         mask = np.zeros_like(self.alpha)
-        for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+        for (x0, y0), (x1, y1) in itertools.pairwise(points):
             dx, dy = x1 - x0, y1 - y0
             length = max(1e-9, dx * dx + dy * dy)
             t = np.clip(((self.x - x0) * dx + (self.y - y0) * dy) / length, 0, 1)

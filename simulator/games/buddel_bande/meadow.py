@@ -6,6 +6,7 @@ with its picture and name. It only moves when the board is fitted anew.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from pyglet import shapes
@@ -114,7 +115,7 @@ class Meadow:
         self.trail = []
         points = [board.px(HAYSTACK_CENTRE[0] + 0.12, 0.16)] + [board.hole_xy(h) for h in range(1, DEN_ENTRANCE + 1)]
         radius = 0.03 * board.unit
-        pairs = list(zip(points, points[1:], strict=False))
+        pairs = list(itertools.pairwise(points))
         entrance = board.hole_xy(DEN_ENTRANCE)
         pairs += [(entrance, board.px(*den_centre(clan, self.players))) for clan in range(self.players)]
         for (x0, y0), (x1, y1) in pairs:

@@ -174,7 +174,7 @@ class BuddelState(GameState[Act]):
         phase = self.phase
         if phase == OVER:
             return TERMINAL
-        if phase == ARRANGE or phase == ROLL:
+        if phase in (ARRANGE, ROLL):
             return CHANCE
         return self.to_move
 

@@ -50,7 +50,7 @@ class TurnLog:
             self._turns_seen = state.turns - 1 if state.last_turn else state.turns
         self._plies_seen = plies
         if state.turns != self._turns_seen and state.last_turn:
-            self.lines = (self.lines + [turn_sentence(state, who(state.last_turn[0]))])[-LOG_LINES:]
+            self.lines = ([*self.lines, turn_sentence(state, who(state.last_turn[0]))])[-LOG_LINES:]
             self._turns_seen = state.turns
         self.fit()
 

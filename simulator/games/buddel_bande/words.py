@@ -53,7 +53,7 @@ def turn_sentence(state: BuddelState, seat_name: str) -> str:
     """One line for a finished turn: the roll(s) and what was done."""
     if not state.last_turn:
         return ""
-    seat, rolls, move, looked = state.last_turn
+    _seat, rolls, move, looked = state.last_turn
     rolled = roll_words(*rolls[-1]) if rolls else "?"
     again = f" (rolled {len(rolls) - 1} more time{'s' if len(rolls) > 2 else ''}: nothing could move)" \
         if len(rolls) > 1 else ""

@@ -191,7 +191,7 @@ class BunkoView(GameView[BunkoState]):
             self.dice_glow.color = (*art.DICE_GLOW, 0)
             return
         x, y = self.tokens.xy[seat]
-        table, chair = state.table_of(seat)
+        table, _chair = state.table_of(seat)
         spot = self.spots[table]
         self.roller_glow.position = (x, y)
         self.roller_glow.radius = spot.token_radius * 1.7

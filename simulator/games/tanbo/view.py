@@ -9,6 +9,8 @@ removed by the last move fade out, so a computer's removals can be followed too.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from pyglet import shapes, sprite
 from pyglet.graphics import Group
 from pyglet.window import key, mouse
@@ -38,7 +40,7 @@ FADE_SECONDS = 0.9
 class _Images:
     """Textures made once per process and shared by every Tanbo view."""
 
-    cache: dict[str, object] = {}
+    cache: ClassVar[dict[str, object]] = {}
 
     @classmethod
     def get(cls, name: str):

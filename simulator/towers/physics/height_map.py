@@ -15,7 +15,7 @@ def tower_height_map(world: World, bodies: list[int], step_mm: float,
     """The heights (mm) of the tower of `bodies` over a grid around its bounding box (`margin_mm`
     beyond it on every side), in the table's frame: (heights, xs, ys); NaN where a ray meets none
     of them."""
-    boxes = np.array([sum(map(list, world.client.getAABB(b)), []) for b in bodies])
+    boxes = np.array([[v for corner in world.client.getAABB(b) for v in corner] for b in bodies])
     low = boxes[:, :2].min(axis=0) * 1000 - margin_mm
     high = boxes[:, 3:5].max(axis=0) * 1000 + margin_mm
     xs = np.arange(low[0], high[0] + step_mm / 2, step_mm)

@@ -115,7 +115,7 @@ def _pyramid_triangle(d: Detail) -> list[g.Part]:
     r = side / math.sqrt(3)
     base = [(r * math.cos(a), r * math.sin(a), 0.0) for a in (math.pi / 2, math.pi / 2 + 2 * math.pi / 3,
                                                              math.pi / 2 + 4 * math.pi / 3)]
-    return [np.array(base + [(0.0, 0.0, 35.0)])]
+    return [np.array([*base, (0.0, 0.0, 35.0)])]
 
 
 def _wedge(length: float, width: float, height: float) -> Builder:
@@ -231,7 +231,7 @@ def _egg_cup(d: Detail) -> list[g.Part]:
     sectors = d.cut_edges(15.0, 2 * math.pi)
     walls = g.annular_sectors(15.0, [(z, bowl_radius(z)) for z in (25.0, 27.5, 30.0, 45.0)],
                               sectors, math.ceil(n / sectors))
-    return [foot, stem, bottom] + walls
+    return [foot, stem, bottom, *walls]
 
 
 def _doorknob(d: Detail) -> list[g.Part]:
@@ -312,7 +312,7 @@ def _pin(d: Detail) -> list[g.Part]:
 
     return [g.revolve(g.sampled_profile(body, 0, 44, steps), n),
             g.frustum(body(44), 6.5, 44, 55, n),
-            g.revolve([(6.5, 55)] + g.sampled_profile(head, 57.5, 80, steps), n)]
+            g.revolve([(6.5, 55), *g.sampled_profile(head, 57.5, 80, steps)], n)]
 
 
 def _diamond(d: Detail) -> list[g.Part]:

@@ -7,6 +7,7 @@ parts' volumes and the holes and notches between parts stay open.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
 
@@ -151,7 +152,7 @@ def cut_by_convex_hole(outline: Sequence[Point2], centre: Point2,
     convex. The wedges cover the outline when the first and last rays run along its boundary.
     """
     parts = []
-    for a, b in zip(hole_edge[:-1], hole_edge[1:], strict=True):
+    for a, b in itertools.pairwise(hole_edge):
         polygon = list(outline)
         polygon = _keep_left_of(polygon, centre, a)  # counter-clockwise of ray centre -> a
         polygon = _keep_left_of(polygon, b, centre)  # clockwise of ray centre -> b
