@@ -103,7 +103,8 @@ def test_a_closed_pipe_ends_quietly():
     process = subprocess.Popen([*BANDU, "pieces"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     process.stdout.close()                  # the reader is gone before anything is written
     status = process.wait(timeout=60)
-    stderr = process.stderr.read().decode()
+    with process.stderr:
+        stderr = process.stderr.read().decode()
     assert status == 141, stderr
     assert "Traceback" not in stderr and "Exception ignored" not in stderr and "Error" not in stderr
 

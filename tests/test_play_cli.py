@@ -82,7 +82,7 @@ def test_play_with_players_opens_the_game_with_those_seats(x_display):
         assert (controller.state.width, controller.state.height) == (7, 7)
         assert controller.is_person_turn() and controller.autosave_path is not None
         names = [label.text for label in window.top.seat_details]
-        assert names[0].startswith("Person") and names[1].startswith("Computer, easy")
+        assert names[0].startswith("Person") and names[1].startswith("Computer, Easy")
     finally:
         app.shutdown()
         window.close()

@@ -19,5 +19,7 @@ def read_pixels() -> np.ndarray:
 def save_png(path: str | Path) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    pyglet.image.get_buffer_manager().get_color_buffer().save(str(path))
+    # the file opened and closed here: pyglet's save(filename) leaves its file to the collector
+    with path.open("wb") as file:
+        pyglet.image.get_buffer_manager().get_color_buffer().save(str(path), file=file)
     return path
