@@ -51,16 +51,25 @@ def test_every_bandu_sim_command_of_the_readme_runs_as_written(command):
     assert done.stdout.strip()
 
 
+def _window_commands() -> list[str]:
+    """./play.sh, and the README's inline commands that open the window (`bandu-sim play ...`)."""
+    text = " ".join(README.read_text(encoding="utf-8").split())     # inline code may wrap
+    return ["./play.sh", *re.findall(r"`(\.venv/bin/bandu-sim play [^`]+)`", text)]
+
+
 @pytest.mark.gui
-def test_play_sh_opens_the_program_as_the_readme_says(x_display, private_home):
-    """./play.sh as written: it finds what it installed, opens the window and keeps it open
-    (stopped here after some seconds; nothing on standard error meanwhile but the setup's)."""
-    process = subprocess.Popen(["./play.sh"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env={**os.environ, "BANDU_SIM_HOME": str(private_home)})
+@pytest.mark.parametrize("command", _window_commands())
+def test_the_readmes_window_commands_open_the_program(command, x_display, private_home):
+    """./play.sh and `bandu-sim play ...` as written: the window opens and stays open (stopped
+    here after some seconds; nothing on standard error meanwhile but the setup's)."""
+    process = subprocess.Popen(["bash", "-c", command], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "BANDU_SIM_HOME": str(private_home)})
     try:
         time.sleep(8)
         assert process.poll() is None, process.communicate()[1][-2000:]
     finally:
+        subprocess.run(["pkill", "-TERM", "-P", str(process.pid)], check=False)   # bash's child
         process.terminate()
         _, errors = process.communicate(timeout=30)
     assert "Traceback" not in errors, errors[-2000:]

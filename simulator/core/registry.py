@@ -57,12 +57,29 @@ class Choice:
     hides: tuple[str, ...] = ()
 
 
+class ScreenStack(Protocol):
+    """What a menu button sees of the window: the screen on top, and a push of another."""
+
+    @property
+    def top(self) -> object: ...
+
+    def push(self, screen: Any) -> None: ...
+
+
+class MenuHost(Protocol):
+    """What a menu button is handed: the application, of which core knows only its window (the
+    app's `App`, which core may not name)."""
+
+    @property
+    def window(self) -> ScreenStack: ...
+
+
 @dataclass(frozen=True)
 class MenuEntry:
     """A button a game adds to the menu's bottom row (a game's records, say): `open(app)` opens it."""
 
     label: str
-    open: Callable[[Any], None]
+    open: Callable[[MenuHost], None]
     tooltip: str = ""
     width: int = 120
 

@@ -16,6 +16,7 @@ from simulator.core.registry import (
     GameInfo,
     GameRules,
     MenuEntry,
+    MenuHost,
     PlayedGame,
     Setting,
     Subcommands,
@@ -162,7 +163,7 @@ def _commands(sub: Subcommands) -> None:
     tower_commands.add_commands(sub)
 
 
-def _open_records(app: Any) -> None:
+def _open_records(app: MenuHost) -> None:
     from simulator.games.bandu.records_screen import RecordsScreen  # pyglet: only in the window
 
     if not isinstance(app.window.top, RecordsScreen):
