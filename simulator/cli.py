@@ -27,6 +27,7 @@ from simulator.core.command_kit import (
 )
 from simulator.core.errors import InvalidArgument, SimulatorError, UsageError
 from simulator.core.text import printable
+from simulator.net.host_command import add_commands as add_network_commands
 
 
 class _Parser(argparse.ArgumentParser):
@@ -88,6 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
         commands = registry.get_app(game).commands
         if commands is not None:
             commands(sub)
+
+    add_network_commands(sub)                # host (and join): play across machines
 
     bench = sub.add_parser("bench", help="measure speed against the reference implementations")
     bench.add_argument("--json", action="store_true")

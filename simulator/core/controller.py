@@ -169,6 +169,14 @@ class TurnController:
         """Who plays the seat, in the game's words: 'Computer, Strong', 'Person', a name."""
         return self.seats[seat].describe(self.game.strengths)
 
+    def hand_to_computer(self, seat: int, spec: str) -> None:
+        """A person's seat played by a computer player from now on (`spec` such as 'mcts:easy'):
+        a remote person who left the table and did not come back."""
+        agent = self.game.make_agent(spec)
+        self.seats[seat] = Seat(COMPUTER, spec)
+        self.agents[seat] = agent
+        self.version += 1
+
     def current_player(self) -> int:
         return self.state.current_player()
 

@@ -1,0 +1,283 @@
+"""Play across machines with real sockets on the loopback interface: a host (the referee) and
+joiners that play whole games of every game by the wire; codes, refusals of every kind of bad
+message, a dropped joiner rejoining, an empty seat handed to the computer, and the headless host
+of the command line killed and resumed."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
+from simulator.net import codes
+from simulator.net.host import Host
+from simulator.net.joiner import Joiner, JoinError
+from simulator.net.protocol import FROM_JOINER, VERSION, ProtocolError, RateLimit, decode, encode
+from simulator.net.scripted import play_to_the_end, random_move
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Table:
+    """A host on a free loopback port, stepped on a thread of its own until closed."""
+
+    def __init__(self, game: str, players: list[str], settings: dict | None = None, seed: int = 3,
+                 **host_options) -> None:
+        seats = [Seat(PERSON, name="remote") if p == "remote" else Seat(COMPUTER, p) for p in players]
+        self.controller = TurnController(game, settings or {}, seats, seed=seed)
+        self.host = Host(self.controller, [s for s, p in enumerate(players) if p == "remote"],
+                         **host_options)
+        self.address = self.host.start()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.host.run, args=(self.stop,), kwargs={"linger_seconds": 60})
+        self.thread.start()
+        self.joiners: list[Joiner] = []
+
+    def join(self, seat: int | None) -> Joiner:
+        joiner = Joiner(self.address, self.host.codes[seat] if seat is not None else self.host.watch_code)
+        self.joiners.append(joiner)
+        return joiner
+
+    def close(self) -> None:
+        for joiner in self.joiners:
+            joiner.close()
+        self.stop.set()
+        self.thread.join(timeout=30)
+        self.host.close()
+        self.controller.close()
+
+
+@pytest.fixture
+def tables():
+    made: list[Table] = []
+    yield lambda *args, **kwargs: made.append(Table(*args, **kwargs)) or made[-1]
+    for table in made:
+        table.close()
+
+
+# --- the wire ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("not json", "one JSON object"), ("[1, 2]", "one JSON object"),
+    ('{"type": "move", "action": "a1", "ply": 0}', "protocol version None"),
+    ('{"v": 99, "type": "ping"}', "protocol version 99"), ('{"v": true, "type": "ping"}', "version"),
+    ('{"v": 1, "type": "shout"}', "unknown message type"),
+    ('{"v": 1, "type": "move", "action": "a1"}', "'ply' is missing"),
+    ('{"v": 1, "type": "move", "action": "a1", "ply": true}', "'ply' is missing or of the wrong kind"),
+    ('{"v": 1, "type": "move", "action": 7, "ply": 0}', "'action'"),
+    ('{"v": 1, "type": "move", "action": "' + "x" * 300 + '", "ply": 0}', "at most 200"),
+    ('{"v": 1, "type": "ping", "x": NaN}', "one JSON object"),
+    ("x" * 5000, "at most 4096"),
+])
+def test_a_message_not_of_the_protocol_is_refused_in_one_line(text, words):
+    with pytest.raises(ProtocolError, match=words) as refused:
+        decode(text, FROM_JOINER, 4096)
+    assert "\n" not in str(refused.value)
+
+
+def test_the_rate_limit_lets_a_burst_through_then_one_message_per_step():
+    limit = RateLimit(rate=10, burst=5)
+    assert [limit.allow(now=0.0) for _ in range(6)] == [True] * 5 + [False]
+    assert limit.allow(now=0.1) and not limit.allow(now=0.1)
+
+
+def test_codes_are_long_random_and_compared_whole():
+    made = {codes.new_code() for _ in range(200)}
+    assert len(made) == 200 and all(len(codes.normalized(c)) == 16 for c in made)
+    code = next(iter(made))
+    assert codes.same_code(code.lower().replace("-", " "), code)
+    assert not codes.same_code(code[:-1], code) and not codes.same_code("", code)
+    keeper = codes.Doorkeeper(first=0.5, most=2.0)
+    for _wrong in range(5):
+        keeper.wrong("10.0.0.1")
+    assert keeper.delay("10.0.0.1") == 2.0 and keeper.delay("10.0.0.2") == 0.0
+    keeper.right("10.0.0.1")
+    assert keeper.delay("10.0.0.1") == 0.0
+
+
+# --- whole games -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("game", "players", "settings"), [
+    ("tanbo", ["remote", "remote"], {}),
+    ("bandida", ["remote", "remote", "random"], {"mode": 2}),
+    ("bunko", ["remote", "remote", "random", "random"], {}),
+    ("buddel_bande", ["remote", "remote", "random"], {}),
+    ("bandu", ["remote", "remote", "random"], {"reserve": 12}),
+])
+def test_each_game_plays_to_the_end_between_joiners_and_ends_as_at_the_host(tables, game, players, settings):
+    table = tables(game, players, settings)
+    joiners = [table.join(seat) for seat in table.host.remote]
+    results: list[dict] = [{} for _ in joiners]
+    threads = [threading.Thread(target=lambda k=k: results.__setitem__(k, play_to_the_end(joiners[k], k, timeout=300)))
+               for k in range(len(joiners))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert table.controller.is_over()
+    for joiner, result in zip(joiners, results, strict=True):
+        assert result["over"], result
+        assert result["winners"] == table.controller.state.winners()
+        assert joiner.table["ply"] == table.controller.ply() and len(joiner.log) == table.controller.ply()
+        assert not joiner.refusals
+
+
+def test_a_finished_networked_game_is_an_ordinary_save(tables, tmp_path):
+    table = tables("tanbo", ["remote", "mcts:easy"], {"size": 7})
+    joiner = table.join(0)
+    assert play_to_the_end(joiner, 1, timeout=120)["over"]
+    path = table.controller.save(tmp_path / "networked.json")
+    again = TurnController.load(path)
+    assert again.is_over() and again.state == table.controller.state
+    again.close()
+
+
+# --- no one acts where they do not belong ----------------------------------------------------------
+
+def test_a_wrong_code_is_refused_and_the_next_answer_comes_later(tables):
+    table = tables("tanbo", ["remote", "remote"])
+    started = time.monotonic()
+    with pytest.raises(JoinError, match="no seat of this table has that code"):
+        Joiner(table.address, "AAAA-BBBB-CCCC-DDDD")
+    first = time.monotonic() - started
+    started = time.monotonic()
+    with pytest.raises(JoinError, match="no seat of this table has that code"):
+        Joiner(table.address, "AAAA-BBBB-CCCC-DDDE")
+    assert time.monotonic() - started >= first + 0.4          # slowed down after the first
+    with pytest.raises(JoinError, match="no table answers"):
+        Joiner("127.0.0.1:1", "AAAA")
+
+
+def test_out_of_turn_replayed_malformed_and_flooding_messages_change_nothing(tables):
+    table = tables("tanbo", ["remote", "remote"])
+    black, white = table.join(0), table.join(1)
+    assert black.wait_until(lambda j: j.table is not None) and white.wait_until(lambda j: j.table is not None)
+    before = table.controller.state.clone()
+    white.move(random_move(black, __import__("random").Random(1)))      # not White's turn
+    white.send('{"v": 1, "type": "move"')                                 # cut short
+    white.send(encode("hello", code=table.host.codes[1]))                # twice
+    black.send(encode("move", action="a1 b2 c3", ply=0))                 # no move of Tanbo
+    assert white.wait_until(lambda j: len(j.refusals) >= 3) and black.wait_until(lambda j: j.refusals)
+    assert white.refusals[:3] == ["it is not your turn", "a message is one JSON object",
+                                  "you have joined already"]
+    assert "Tanbo" in black.refusals[0] or "not" in black.refusals[0]
+    notation = random_move(black, __import__("random").Random(2))
+    black.move(notation)
+    assert black.wait_until(lambda j: j.table["ply"] == 1)
+    black.send(encode("move", action=notation, ply=0))                   # the same move again
+    assert black.wait_until(lambda j: len(j.refusals) == 2)
+    assert "earlier position" in black.refusals[1] and table.controller.ply() == 1
+    assert before.legal_actions()                                         # it was a position
+    for _ in range(120):                                                  # a flood
+        white.send(encode("ping"))
+    assert white.wait_until(lambda j: any("slow down" in r for r in j.refusals), timeout=10)
+    assert table.controller.ply() == 1
+
+
+def test_a_watcher_sees_the_table_and_cannot_move(tables):
+    table = tables("tanbo", ["remote", "remote"])
+    watcher = table.join(None)
+    assert watcher.seat is None and watcher.wait_until(lambda j: j.table is not None)
+    watcher.send(encode("move", action="c1", ply=0))
+    assert watcher.wait_until(lambda j: j.refusals) and watcher.refusals == ["a watcher makes no moves"]
+    hidden = tables("bandida", ["remote", "remote"])
+    with pytest.raises(JoinError, match="no seat"):
+        Joiner(hidden.address, hidden.host.watch_code)     # hidden hands: no watchers
+
+
+# --- faults ----------------------------------------------------------------------------------------
+
+def test_a_dropped_joiner_is_waited_for_and_rejoins_to_the_table_as_it_is(tables):
+    table = tables("tanbo", ["remote", "remote"])
+    black, white = table.join(0), table.join(1)
+    rng = __import__("random").Random(5)
+    for _ in range(4):
+        mover = black if black.my_turn() else white
+        assert mover.wait_until(lambda j: j.my_turn())
+        ply = mover.table["ply"]
+        mover.move(random_move(mover, rng))
+        assert mover.wait_until(lambda j, p=ply: j.table["ply"] > p)
+    white.connection.close()                          # the line drops, no goodbye
+    assert black.wait_until(lambda j: j.table["waiting"] == [1])
+    again = table.join(1)
+    assert again.wait_until(lambda j: j.table is not None)
+    assert again.table["ply"] == table.controller.ply() == 4 and len(again.log) == 4
+    assert black.wait_until(lambda j: j.table["waiting"] == [])
+
+
+def test_a_seat_left_empty_on_its_turn_is_handed_to_the_computer(tables):
+    table = tables("tanbo", ["remote", "remote"], hand_over_after=0.5)
+    black = table.join(0)                             # White never comes
+    rng = __import__("random").Random(3)
+    black.wait_until(lambda j: j.my_turn())
+    black.move(random_move(black, rng))
+    assert black.wait_until(lambda j: j.table["handed_over"] == [1] and j.table["ply"] >= 2, timeout=30)
+    assert table.controller.seats[1].is_computer
+
+
+def _host_process(home: Path, *argv: str) -> tuple[subprocess.Popen, dict]:
+    process = subprocess.Popen([sys.executable, "-m", "simulator", "host", *argv, "--json"],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "BANDU_SIM_HOME": str(home)})
+    line = process.stdout.readline()
+    assert line, process.stderr.read()
+    return process, json.loads(line)
+
+
+def test_a_killed_host_resumes_from_its_autosave_with_the_same_codes(tmp_path):
+    """The host process killed with SIGKILL mid-game; `host --resume` serves the same game on
+    the same port with the same codes, and nothing played is lost."""
+    process, hosted = _host_process(tmp_path, "tanbo", "--players", "remote,mcts:easy", "--seed", "4")
+    try:
+        joiner = Joiner(hosted["address"], hosted["codes"]["0"])
+        rng = __import__("random").Random(8)
+        for _ in range(3):
+            assert joiner.wait_until(lambda j: j.my_turn())
+            ply = joiner.table["ply"]
+            joiner.move(random_move(joiner, rng))
+            assert joiner.wait_until(lambda j, p=ply: j.table["ply"] >= p + 2)   # the computer answered
+        played = joiner.table["ply"]
+        log = list(joiner.log)
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+        assert joiner.wait_until(lambda j: j.closed_reason is not None, timeout=10)
+    finally:
+        process.kill()
+        process.communicate()
+    process, again = _host_process(tmp_path, "--resume")
+    try:
+        assert again["address"] == hosted["address"] and again["codes"] == hosted["codes"]
+        back = Joiner(again["address"], again["codes"]["0"])
+        assert back.wait_until(lambda j: j.table is not None)
+        assert back.table["ply"] == played and back.log == log
+        back.close()
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+
+
+def test_host_refuses_bad_command_lines_in_one_line(tmp_path):
+    for argv, words in ((["tanbo"], "needs a GAME and --players"),
+                        (["tanbo", "--players", "person,mcts"], "a person plays as remote"),
+                        (["tanbo", "--players", "mcts,mcts"], "at least one remote seat"),
+                        (["tanbo", "--players", "remote,mcts:godlike"], "godlike"),
+                        (["--resume"], "no hosted game to resume")):
+        done = subprocess.run([sys.executable, "-m", "simulator", "host", *argv], cwd=ROOT, text=True,
+                              capture_output=True, timeout=60,
+                              env={**os.environ, "BANDU_SIM_HOME": str(tmp_path)})
+        assert done.returncode == 2 and words in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+
+
+def test_the_version_the_wire_speaks_is_the_documented_one():
+    page = (ROOT / "docs" / "NETWORK.md").read_text(encoding="utf-8")
+    assert f'"v": {VERSION}' in page
+    for kind in ("hello", "move", "welcome", "table", "refused", "closed"):
+        assert f"`{kind}`" in page
