@@ -18,7 +18,8 @@ GAMES = [g.name for g in registry.playable_games()]
 CHECKS = [testing.check_random_games, testing.check_same_seed_same_game,
           testing.check_save_round_trip, testing.check_wrong_field_types,
           testing.check_refusals_are_one_line, testing.check_bad_settings,
-          testing.check_endings, testing.check_dict_snapshots, testing.check_codes]
+          testing.check_endings, testing.check_dict_snapshots, testing.check_codes,
+          testing.check_seen_notations]
 
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.__name__)
