@@ -59,6 +59,17 @@ def test_the_checks_can_fail():
     testing.check_information(state, rng, "peek")                 # the game itself keeps it
 
 
+@pytest.mark.parametrize("name", ["peek", "bandida", "buddel_bande"])
+def test_the_seen_notations_check_can_fail(monkeypatch, name):
+    """A game that words a hidden deal, draw or arrangement alike for every seat is caught."""
+    from simulator.core.state import GameState
+
+    monkeypatch.setattr(registry.get_game(name).state_class, "notation_seen_by",
+                        GameState.notation_seen_by)
+    with pytest.raises(AssertionError, match=f"{name}: seat .* may not tell .* from .*, but is told"):
+        testing.check_seen_notations(name)
+
+
 @pytest.mark.parametrize("broken", ["refusal", "ending"])
 def test_the_code_check_can_fail(broken):
     """A game that makes a code as a bare string, which a typo would be, is caught: Bandida
