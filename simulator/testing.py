@@ -19,7 +19,10 @@ Each check plays seeded random games and raises AssertionError, naming the game 
 - `check_endings`: a finished game says why it ended; `check_dict_snapshots`: a state's
   `to_dict()` is a snapshot later moves leave alone;
 - `check_codes`: every refusal and ending code the game makes is a member of an enum
-  (`RefusalCode`, `EndingCode`), never a bare string.
+  (`RefusalCode`, `EndingCode`), never a bare string;
+- `check_seen_notations`: a move's notation as each seat and a spectator see it
+  (`notation_seen_by`) is one printable line, the notation itself where nothing is hidden and
+  for the mover's own move, and tells a seat no more than its redacted states do.
 
 Outcome nodes are resolved by the game's own model (`sample_outcome`), never its physics, so the
 checks need no engine and take seconds.
@@ -39,7 +42,8 @@ from simulator.core.state import CHANCE, OUTCOME, TERMINAL, CoreEnding, EndingCo
 
 __all__ = ["check_bad_settings", "check_codes", "check_dict_snapshots", "check_endings",
            "check_game", "check_random_games", "check_refusals_are_one_line",
-           "check_same_seed_same_game", "check_save_round_trip", "check_wrong_field_types"]
+           "check_same_seed_same_game", "check_save_round_trip", "check_seen_notations",
+           "check_wrong_field_types"]
 
 SEEDS = range(12)
 MAX_MOVES = 5000
@@ -58,6 +62,7 @@ def check_game(game: str | registry.GameRules, seeds: Iterable[int] = SEEDS) -> 
     check_endings(name)
     check_dict_snapshots(name)
     check_codes(name)
+    check_seen_notations(name)
 
 
 def _fail(name: str, what: str) -> AssertionError:
@@ -389,3 +394,63 @@ def _check_refusal_code(name: str, state: GameState, action: Any) -> None:
                               "member") from None
         return
     raise _fail(name, f"{action!r}, not legal, was taken")
+
+
+def check_seen_notations(name: str, seeds: Iterable[int] = range(3), tries: int = 6) -> None:
+    """Random games: at every node, up to `tries` of its moves (a chance node's outcomes, a
+    seat's legal actions), each as every seat and a spectator see it (`notation_seen_by`, asked
+    of the state before the move, which it leaves alone). Each is one printable line; it is the
+    notation itself in a game without hidden information, and for the mover's own move; and it
+    tells no more than the redacted state: two moves after which a seat's `redacted` states are
+    the same read alike to that seat, and to a spectator, who knows no more than any seat.
+    The seeds play the usual count of players, and one more game the most (a seat of two may
+    work out all the other holds)."""
+    info = registry.get_game(name).info
+    for seed in seeds:
+        _check_seen_notations(name, registry.new_game(name), random.Random(seed), tries)
+    if info.max_players != info.default_players:
+        _check_seen_notations(name, registry.new_game(name, info.max_players), random.Random(0), tries)
+
+
+def _check_seen_notations(name: str, state: GameState, rng: random.Random, tries: int) -> None:
+    viewers: list[int | None] = [None, *range(state.num_players)]
+    for _ in range(MAX_MOVES):
+        if state.is_terminal():
+            return
+        player = state.current_player()
+        options = [a for a, _ in state.chance_outcomes()] if player == CHANCE else \
+            [state.sample_outcome(rng)] if player == OUTCOME else state.legal_actions()
+        if len(options) > tries:
+            options = rng.sample(options, tries)
+        before = state.to_dict()
+        told: list[tuple[str, dict[int | None, str], list[str]]] = []
+        for action in options:
+            notation = state.action_to_str(action)
+            seen = {viewer: state.notation_seen_by(notation, player, viewer) for viewer in viewers}
+            for viewer, text in seen.items():
+                if not isinstance(text, str) or not text or not text.isprintable():
+                    raise _fail(name, f"{notation!r} as seen by seat {viewer} is {text!r}, not one "
+                                      "printable line")
+            if not state.hidden_information and any(text != notation for text in seen.values()):
+                raise _fail(name, f"{notation!r} is seen otherwise in a game that hides nothing")
+            if player >= 0 and seen[player] != notation:
+                raise _fail(name, f"seat {player} sees its own move {notation!r} as {seen[player]!r}")
+            redactions: list[str] = []
+            if state.hidden_information:
+                after = state.clone()
+                after.apply(action)
+                redactions = [json.dumps(after.redacted(seat).to_dict(), sort_keys=True, default=str)
+                              for seat in range(state.num_players)]
+            told.append((notation, seen, redactions))
+        if state.to_dict() != before:
+            raise _fail(name, "notation_seen_by changed the state")
+        for n, (notation, seen, redactions) in enumerate(told):
+            for other, other_seen, other_redactions in told[n + 1:]:
+                alike = [seat for seat, text in enumerate(redactions) if text == other_redactions[seat]]
+                for seat in [*alike, *([None] if alike else [])]:
+                    if seen[seat] != other_seen[seat]:
+                        who = "a spectator" if seat is None else f"seat {seat}"
+                        raise _fail(name, f"{who} may not tell {notation!r} from {other!r}, but is "
+                                          f"told {seen[seat]!r} and {other_seen[seat]!r}")
+        state.apply(rng.choice(options))
+    raise _fail(name, f"no end in {MAX_MOVES} random moves")

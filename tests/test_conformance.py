@@ -18,7 +18,8 @@ GAMES = [g.name for g in registry.playable_games()]
 CHECKS = [testing.check_random_games, testing.check_same_seed_same_game,
           testing.check_save_round_trip, testing.check_wrong_field_types,
           testing.check_refusals_are_one_line, testing.check_bad_settings,
-          testing.check_endings, testing.check_dict_snapshots, testing.check_codes]
+          testing.check_endings, testing.check_dict_snapshots, testing.check_codes,
+          testing.check_seen_notations]
 
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.__name__)
@@ -56,6 +57,17 @@ def test_the_checks_can_fail():
     with pytest.raises(AssertionError, match=r"peek: seat .* is told something it may not see"):
         testing.check_information(leaking, rng, "peek")
     testing.check_information(state, rng, "peek")                 # the game itself keeps it
+
+
+@pytest.mark.parametrize("name", ["peek", "bandida", "buddel_bande"])
+def test_the_seen_notations_check_can_fail(monkeypatch, name):
+    """A game that words a hidden deal, draw or arrangement alike for every seat is caught."""
+    from simulator.core.state import GameState
+
+    monkeypatch.setattr(registry.get_game(name).state_class, "notation_seen_by",
+                        GameState.notation_seen_by)
+    with pytest.raises(AssertionError, match=f"{name}: seat .* may not tell .* from .*, but is told"):
+        testing.check_seen_notations(name)
 
 
 @pytest.mark.parametrize("broken", ["refusal", "ending"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import dice_game
+import peek_game  # noqa: F401  (registers the test game with hidden cards)
 import pytest
 
 from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
@@ -267,3 +268,27 @@ def test_a_computer_seat_is_named_by_its_games_level_label_and_bunkos_by_compute
     assert [tanbo.who_plays(s) for s in (0, 1)] == ["Ann", "Computer, Strong"]
     bunko = TurnController("bunko", seats=[Seat(PERSON), Seat(COMPUTER, "mcts:ghost"), Seat(COMPUTER, "mcts"), Seat(PERSON)])
     assert [bunko.who_plays(s) for s in (1, 2)] == ["Computer", "Computer (mcts)"]   # never "Ghost"
+
+
+def test_the_history_as_a_seat_sees_it_is_worked_out_once_and_anew_after_an_undo():
+    """A game that hides nothing is seen as it is; an entry taken back is not served again."""
+    c = TurnController("tanbo", {}, [PERSON_SEAT, PERSON_SEAT], seed=1)
+    legal = c.state.legal_actions()
+    c.submit(legal[0])
+    c.submit(first_legal(c))
+    for seat in (None, 0, 1):
+        assert c.history_seen_by(seat) == c.history
+    first = c.entry_seen_by(0, None)
+    assert c.entry_seen_by(0, None) is first          # worked out once
+    assert c.undo() and c.undo()
+    c.submit(legal[-1])
+    assert [e.action for e in c.history_seen_by(None)] == [c.state.action_to_str(legal[-1])] != [first.action]
+
+
+def test_a_peek_deal_is_seen_by_the_hand_it_goes_to_alone():
+    c = TurnController("peek", {}, [RANDOM, RANDOM], seed=4)
+    c.play_computer_moves()
+    dealt = [e.action for e in c.history[:6]]
+    assert [e.action for e in c.history_seen_by(0)[:6]] == [dealt[0]] + ["deal ?"] * 5
+    assert [e.action for e in c.history_seen_by(1)[:6]] == ["deal ?", dealt[1]] + ["deal ?"] * 4
+    assert [e.action for e in c.history_seen_by(None)] == ["deal ?"] * 6 + [e.action for e in c.history[6:]]

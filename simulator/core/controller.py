@@ -7,7 +7,8 @@ frame and never blocks), applies people's actions coming from views, keeps the h
 saves, loads and autosaves.
 
 Information: a computer player is given `state.redacted(seat)` and a view `visible_state(viewer)`,
-never the full state.
+never the full state; a seat at another machine is sent those and `history_seen_by(seat)`, the
+history with each notation as that seat may see it (no card drawn into another hand).
 
 Determinism: chance outcomes, outcome resolvers and agent RNGs are seeded from (seed, ply), so a
 seed and the action list replay a game exactly, whether it was played in one sitting or loaded
@@ -139,6 +140,8 @@ class TurnController:
         self.history: list[HistoryEntry] = []
         self.think_seconds: list[list[float]] = [[] for _ in self.seats]   # blocking play only
         self._before: list[GameState[Any]] = []        # state before each history entry
+        # per seat (None: a spectator), the history entries as it sees them: (entry, seen)
+        self._seen: dict[int | None, list[tuple[HistoryEntry, HistoryEntry]]] = {}
         self.autosave_path = Path(autosave_path) if autosave_path else None
         self.autosave_error: str | None = None
         self.load_notice: str | None = None        # what a person should know of a loaded save
@@ -230,6 +233,28 @@ class TurnController:
 
     def ply(self) -> int:
         return len(self.history)
+
+    def entry_seen_by(self, index: int, seat: int | None) -> HistoryEntry:
+        """History entry `index` as `seat` may see it (None: a spectator, who sees what every
+        seat sees): its notation as the game words it for that seat (the state before the
+        move's `notation_seen_by`), e.g. "draw ?" for a card drawn into another hand. What a
+        host sends a seat at another machine, with `visible_state(seat)`. Worked out once per
+        entry and seat: an entry taken back by undo is worked out anew."""
+        entry = self.history[index]
+        cached = self._seen.setdefault(seat, [])
+        if index < len(cached):
+            if cached[index][0] is entry:
+                return cached[index][1]
+            del cached[index:]              # taken back (undo) or replaced since
+        notation = self._before[index].notation_seen_by(entry.action, entry.player, seat)
+        seen = entry if notation == entry.action else replace(entry, action=notation)
+        if index == len(cached):
+            cached.append((entry, seen))
+        return seen
+
+    def history_seen_by(self, seat: int | None) -> list[HistoryEntry]:
+        """The whole history as `seat` may see it (`entry_seen_by`, each entry once)."""
+        return [self.entry_seen_by(index, seat) for index in range(len(self.history))]
 
     # --- acting ----------------------------------------------------------------------------------
     def pause(self, reason: str) -> None:

@@ -19,6 +19,9 @@ all a computer player is ever given, and what a window shows that seat (the cont
 `visible_state`); `resample(player, rng)` turns such a state into a full state
 consistent with what the seat has seen (a determinization), on which search can play. A player's
 action that reveals something (a peek) says so through `reveals(action)`, and undo stops there.
+The history's notations are redacted too: `notation_seen_by(notation, mover, seat)` is a move's
+notation as a seat (or a spectator) may see it, e.g. "draw ?" for a card drawn into another
+hand; what a host sends a seat that plays on another machine, with `redacted(seat)`.
 """
 
 from __future__ import annotations
@@ -219,6 +222,16 @@ class GameState(ABC, Generic[A]):
         """A full state consistent with what `player` has seen, hidden parts drawn at random.
         Works on a redacted state (it must never need what `player` may not see)."""
         return self.clone()
+
+    def notation_seen_by(self, notation: str, mover: int, seat: int | None) -> str:
+        """The notation of a move made here (this is the state before it) by `mover` (a seat,
+        CHANCE or OUTCOME), as `seat` may see it; `seat` None: a spectator, who sees only what
+        every seat sees. A hidden part is replaced by a word every seat may see (Bandida's
+        "draw ?"): one printable line, which `action_from_str` need not read back, and which
+        says no more than `seat` knows once the move is made (`redacted(seat)` after it). It
+        depends on this state alone, never on what the seat learns later, so a host may send
+        each entry once. By default the notation itself (perfect information)."""
+        return notation
 
     def summary(self) -> str:
         """A few words that tell this game from others in a list of saves, e.g. '7x7'."""

@@ -111,6 +111,12 @@ class PeekState(GameState[Move]):
         other.known = [set(self.known[player]) if seat == player else set() for seat in range(2)]
         return other
 
+    def notation_seen_by(self, notation: str, mover: int, seat: int | None) -> str:
+        """A card dealt into a hand is seen by that hand's seat alone; the pile's by nobody."""
+        if mover != CHANCE or (seat is not None and DEAL_ORDER[self.dealt] == f"hand{seat}"):
+            return notation
+        return "deal ?"
+
     def resample(self, player: int, rng: random.Random) -> PeekState:
         other = self.clone()
         unseen = [loc for loc in sorted(self.cards) if loc not in self.known[player]]

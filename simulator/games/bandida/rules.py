@@ -15,6 +15,7 @@ is exactly a shuffled pile read from the top. The pile is kept as:
 - `bottom`: cards a player put under the deck when swapping, in order; only that player knows
   them. They are drawn after the shuffled part.
 Cards out of the game (discards, blasts, alarms, alarm 2's burn) are face up for everyone.
+A draw's notation names its card only to the seats that see it (`notation_seen_by`).
 
 A turn: place a card (or swap: the hand goes under the pile, then 3 are drawn from the top,
 even when the pile held only 1 or 2; or pass, when the pile is empty), apply its object's effect (a choice where there is one:
@@ -601,6 +602,24 @@ class BandidaState(GameState[Move]):
 
     def reveals(self, action: Move) -> bool:
         return False
+
+    def notation_seen_by(self, notation: str, mover: int, seat: int | None) -> str:
+        """A card drawn into a hand is seen by that hand's seat, and by the seat that put it
+        under the pile (its own cards there, in order); every other seat and a spectator see
+        "draw ?". The rest is public: an alarm is resolved face up the moment it is drawn,
+        alarm 2's burnt cards leave the game face up, and a placed, blown up or discarded card
+        lies face up; a swap names no card (its cards go under the pile unseen)."""
+        words = notation.split()
+        if mover != CHANCE or self.phase == "burn" or len(words) != 2 or words[0] != "draw":
+            return notation
+        try:
+            kind = kind_of(words[1]).index
+        except ValueError:
+            return "draw ?"
+        if kind in ALARM_KINDS:
+            return notation
+        under = self.bottom[0][1] if not self.pool and self.bottom else None
+        return notation if seat is not None and seat in (self.draw_seat, under) else "draw ?"
 
     # --- applying -------------------------------------------------------------------------------
     def apply_unchecked(self, action: Move) -> None:

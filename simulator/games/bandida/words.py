@@ -63,7 +63,8 @@ def prompt(state: BandidaState) -> str:
 
 
 def describe_move(notation: str) -> str:
-    """A move in words; a draw without its card (the history line is seen by everyone)."""
+    """A move in words; a draw without its card, whether the notation names it or not ("draw ?",
+    a draw as another seat sees it): a history line at one machine is seen by everyone."""
     words = notation.split()
     if not words or words[0] == "draw":
         return "a card is drawn"

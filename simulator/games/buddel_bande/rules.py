@@ -26,7 +26,7 @@ Each seat's knowledge is part of the state: the moles it looked at (which moles 
 at is public, as at the table; what it saw is not), its own moles with `know_own`, and every
 mole in a den (turned over). `redacted(seat)` hides every clan that seat does not know;
 `resample(seat, rng)` deals the unknown clans again, one clan per size, from that seat's
-knowledge only.
+knowledge only; `notation_seen_by` hides the clans the haystack's arrangement names.
 """
 
 from __future__ import annotations
@@ -338,6 +338,19 @@ class BuddelState(GameState[Act]):
             return True
         return action.kind == "mole" and self.phase == MOVE and \
             self.destination(action.a, self.symbol) == DEN_ENTRANCE
+
+    def notation_seen_by(self, notation: str, mover: int, seat: int | None) -> str:
+        """The haystack's arrangement names each mole's clan: with `know_own` a seat sees the
+        arrangement of its own moles, and no seat sees another's, nor a spectator anyone's
+        ("arrange ? small": the size shows from above). Every other move is public: a look
+        names no clan (what the looker saw is in its redacted state), and a mole going home is
+        turned over for everyone."""
+        words = notation.split()
+        if mover != CHANCE or self.phase != ARRANGE or len(words) != 3 or words[0] != "arrange":
+            return notation
+        if self.know_own and seat is not None and 0 <= seat < self.players and words[1] == CLANS[seat]:
+            return notation
+        return f"arrange ? {words[2] if words[2] in SIZES else '?'}"
 
     def apply_unchecked(self, action: Act) -> None:
         kind = action.kind

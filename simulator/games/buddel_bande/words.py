@@ -155,7 +155,8 @@ def result_text(state: BuddelState, name: Callable[[int], str]) -> str:
 
 
 def describe_move(notation: str) -> str:
-    """A move of the history in words (the haystack's arrangement stays secret)."""
+    """A move of the history in words (the haystack's arrangement stays secret, whether the
+    notation names the clan or not: "arrange ? small", as another seat sees it)."""
     words = notation.split()
     if words and words[0] == "arrange":
         return "arranged the haystack"
