@@ -281,3 +281,51 @@ def test_the_version_the_wire_speaks_is_the_documented_one():
     assert f'"v": {VERSION}' in page
     for kind in ("hello", "move", "welcome", "table", "refused", "closed"):
         assert f"`{kind}`" in page
+
+
+# --- secrets never leave the host --------------------------------------------------------------------
+
+@pytest.mark.parametrize(("game", "players", "settings"), [
+    ("bandida", ["remote", "remote", "remote"], {"mode": 2}),
+    ("bandida", ["remote", "remote"], {"mode": 1}),
+    ("buddel_bande", ["remote", "remote", "remote"], {}),
+    ("buddel_bande", ["remote", "remote"], {"know_own": False}),
+])
+def test_every_byte_a_seat_is_sent_holds_no_other_seats_cards_or_clans(tables, game, players, settings):
+    """Whole games between joiners, every message each joiner received kept: the states hold no
+    other seat's hand (Bandida) and no clan the seat never came to know (Buddel Bande), and
+    each log entry is the game's notation as that seat may see it, never the host's own."""
+    table = tables(game, players, settings, seed=6)
+    joiners = [Joiner(table.address, table.host.codes[seat], keep_raw=True) for seat in table.host.remote]
+    table.joiners += joiners
+    threads = [threading.Thread(target=play_to_the_end, args=(joiner, k), kwargs={"timeout": 300})
+               for k, joiner in enumerate(joiners)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    controller = table.controller
+    assert controller.is_over()
+    hidden_somewhere = False
+    for seat, joiner in enumerate(joiners):
+        tables_seen = [json.loads(text) for text in joiner.raw if '"type":"table"' in text]
+        assert tables_seen
+        final = controller.state.redacted(seat)
+        for message in tables_seen:
+            state = message["state"]
+            if game == "bandida":
+                others = [hand for s, hand in enumerate(state["hands"]) if s != seat]
+                assert all(card == "?" for hand in others for card in hand)
+                assert all(card == "?" for card in state["pool"])
+            else:
+                for mole, shown in enumerate(state["moles"]):
+                    if shown["clan"] is not None:        # known by now, so known at the end
+                        assert final.clan[mole] >= 0, (seat, mole)
+            for offset, (player, notation) in enumerate(message["log"]):
+                index = message["log_from"] + offset
+                assert [player, notation] == [controller.history[index].player,
+                                              controller.entry_seen_by(index, seat).action]
+                hidden_somewhere |= notation != controller.history[index].action
+        assert joiner.log == [[e.player, controller.entry_seen_by(k, seat).action]
+                              for k, e in enumerate(controller.history)]
+    assert hidden_somewhere                  # the games did hide something from someone

@@ -42,6 +42,7 @@ from simulator.net.protocol import (
 )
 
 HELLO_SECONDS = 10.0           # a connection that says nothing for this long is closed
+RATE_REFUSAL = "too many messages: slow down"
 FLOODED = 200                  # messages refused for the rate in a row: the connection is closed
 WATCHER = None                 # the seat a watch code opens: none
 
@@ -161,7 +162,7 @@ class Host:
                     return
                 if not joined.rate.allow():
                     refused_in_a_row += 1
-                    self._refuse(joined, "too many messages: slow down")
+                    self._refuse(joined, RATE_REFUSAL)
                     if refused_in_a_row >= FLOODED:
                         joined.send(encode("closed", reason="too many messages"))
                         return
@@ -305,14 +306,10 @@ class Host:
                       paused=controller.paused)
 
     def _log_for(self, seat: int | None) -> list[list[Any]]:
-        """The history as the seat may see it: [player, notation] a move."""
-        seen_by = getattr(self.controller, "entry_seen_by", None)
-        if seen_by is not None:
-            return [[entry.player, seen_by(index, seat)]
-                    for index, entry in enumerate(self.controller.history)]
-        if self.controller.state.hidden_information:      # nothing of what was hidden
-            return [[entry.player, ""] for entry in self.controller.history]
-        return [[entry.player, entry.action] for entry in self.controller.history]
+        """The history as the seat may see it (the game's notation_seen_by): [player, notation]
+        a move; a watcher sees what every seat sees."""
+        seen = self.controller.entry_seen_by
+        return [[entry.player, seen(index, seat).action] for index, entry in enumerate(self.controller.history)]
 
     # --- an empty seat ------------------------------------------------------------------------------
     def _hand_over_the_absent(self) -> None:

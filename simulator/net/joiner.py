@@ -42,7 +42,8 @@ class Joiner:
     """One seat's (or a watcher's) connection to a host."""
 
     def __init__(self, address: str, code: str, timeout: float = CONNECT_SECONDS,
-                 on_message: Callable[[dict[str, Any]], None] | None = None) -> None:
+                 on_message: Callable[[dict[str, Any]], None] | None = None,
+                 keep_raw: bool = False) -> None:
         uri = address_uri(address)
         self._stack = contextlib.ExitStack()       # the connection, closed by close()
         try:
@@ -59,6 +60,7 @@ class Joiner:
         self.closed_reason: str | None = None
         self.received = 0                      # messages, and bytes: what the host sent
         self.received_bytes = 0
+        self.raw: list[str] | None = [] if keep_raw else None   # every message as it came
         self.tables_at: list[tuple[int, float]] = []   # (ply, monotonic time) of each table
         self._changed = threading.Condition()
         self.connection.send(encode("hello", code=code))
@@ -83,6 +85,8 @@ class Joiner:
     # --- reading ----------------------------------------------------------------------------------
     def _read(self, timeout: float | None = None) -> dict[str, Any]:
         text = self.connection.recv(timeout=timeout)
+        if self.raw is not None:
+            self.raw.append(text if isinstance(text, str) else text.decode("utf-8", "replace"))
         self.received += 1
         self.received_bytes += len(text)
         try:
