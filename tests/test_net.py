@@ -188,9 +188,6 @@ def test_a_watcher_sees_the_table_and_cannot_move(tables):
     assert watcher.seat is None and watcher.wait_until(lambda j: j.table is not None)
     watcher.send(encode("move", action="c1", ply=0))
     assert watcher.wait_until(lambda j: j.refusals) and watcher.refusals == ["a watcher makes no moves"]
-    hidden = tables("bandida", ["remote", "remote"])
-    with pytest.raises(JoinError, match="no seat"):
-        Joiner(hidden.address, hidden.host.watch_code)     # hidden hands: no watchers
 
 
 # --- faults ----------------------------------------------------------------------------------------
@@ -297,7 +294,8 @@ def test_every_byte_a_seat_is_sent_holds_no_other_seats_cards_or_clans(tables, g
     each log entry is the game's notation as that seat may see it, never the host's own."""
     table = tables(game, players, settings, seed=6)
     joiners = [Joiner(table.address, table.host.codes[seat], keep_raw=True) for seat in table.host.remote]
-    table.joiners += joiners
+    watcher = Joiner(table.address, table.host.watch_code, keep_raw=True)   # sees what all see
+    table.joiners += [*joiners, watcher]
     threads = [threading.Thread(target=play_to_the_end, args=(joiner, k), kwargs={"timeout": 300})
                for k, joiner in enumerate(joiners)]
     for thread in threads:
@@ -307,10 +305,11 @@ def test_every_byte_a_seat_is_sent_holds_no_other_seats_cards_or_clans(tables, g
     controller = table.controller
     assert controller.is_over()
     hidden_somewhere = False
-    for seat, joiner in enumerate(joiners):
+    assert watcher.wait_until(lambda j: j.table is not None and j.table["over"])
+    for seat, joiner in [*enumerate(joiners), (None, watcher)]:
         tables_seen = [json.loads(text) for text in joiner.raw if '"type":"table"' in text]
         assert tables_seen
-        final = controller.state.redacted(seat)
+        final = controller.state.redacted(seat) if seat is not None else controller.state.watched()
         for message in tables_seen:
             state = message["state"]
             if game == "bandida":
@@ -329,3 +328,14 @@ def test_every_byte_a_seat_is_sent_holds_no_other_seats_cards_or_clans(tables, g
         assert joiner.log == [[e.player, controller.entry_seen_by(k, seat).action]
                               for k, e in enumerate(controller.history)]
     assert hidden_somewhere                  # the games did hide something from someone
+
+
+def test_a_game_that_shows_watchers_nothing_takes_none(tables):
+    """Peek, the test games' hidden cards, says nothing of what all may see: no watcher joins."""
+    import peek_game  # noqa: F401  (registers the test game)
+
+    table = tables("peek", ["remote", "remote"])
+    assert not table.host.watching_allowed
+    with pytest.raises(JoinError, match="no seat of this table has that code"):
+        Joiner(table.address, table.host.watch_code)
+    assert table.controller.state.watched() is None

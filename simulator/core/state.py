@@ -218,6 +218,12 @@ class GameState(ABC, Generic[A]):
         """A copy holding only what `player` may know; what a computer player is given."""
         return self.clone()
 
+    def watched(self) -> GameState[A] | None:
+        """A copy holding only what every seat may know: what a watcher of a game played across
+        machines is shown. A game with hidden information that does not say returns None, and
+        takes no watchers."""
+        return None if self.hidden_information else self.clone()
+
     def resample(self, player: int, rng: random.Random) -> GameState[A]:
         """A full state consistent with what `player` has seen, hidden parts drawn at random.
         Works on a redacted state (it must never need what `player` may not see)."""

@@ -86,7 +86,7 @@ class Host:
         given = codes or {}
         self.codes = {seat: given.get(seat) or code_words.new_code() for seat in self.remote}
         self.watch_code = watch_code or code_words.new_code()
-        self.watching_allowed = not controller.state.hidden_information
+        self.watching_allowed = controller.state.watched() is not None
         self.bind, self.port = bind, port
         self.hand_over_after = hand_over_after
         self.hand_over_to = hand_over_to or controller.game.agent_prefix   # its usual level
@@ -295,7 +295,8 @@ class Host:
         """The `table` message for a seat (None: a watcher): the state as it may see it and its
         move log from `log_from` on (the joiner keeps what came before)."""
         controller = self.controller
-        state = controller.visible_state(seat) if seat is not None else controller.state
+        state = controller.visible_state(seat) if seat is not None else controller.state.watched()
+        assert state is not None           # a game that shows no watcher takes none
         current = controller.current_player()
         log = self._log_for(seat) if log is None else log
         return encode("table", ply=controller.ply(), state=state.to_dict(),

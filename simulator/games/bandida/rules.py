@@ -979,6 +979,11 @@ class BandidaState(GameState[Move]):
         other.bottom = [(kind if owner == player else UNKNOWN, owner) for kind, owner in self.bottom]
         return other
 
+    def watched(self) -> BandidaState:
+        """Every hand, the pile and the cards under it face down: what no seat hides is the
+        network, the cards out of the game and the counts."""
+        return self.redacted(-1)          # a seat no card belongs to
+
     def unseen(self, player: int) -> list[int]:
         """The cards `player` cannot see, as a sorted list of kinds: everything in the game less
         the network, the cards out of the game, its own hand, the late cards and its own cards

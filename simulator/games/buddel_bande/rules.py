@@ -487,6 +487,13 @@ class BuddelState(GameState[Act]):
         other._refresh_own()
         return other
 
+    def watched(self) -> BuddelState:
+        """Only the moles in the dens show their clan (turned over for everyone)."""
+        other = self.clone()
+        other.clan = [c if self.den_mask >> m & 1 else UNKNOWN for m, c in enumerate(self.clan)]
+        other._refresh_own()
+        return other
+
     def resample(self, player: int, rng: random.Random) -> BuddelState:
         """A full state `player` cannot tell from this one: the clans it does not know dealt
         again at random, one clan of each size per clan, from its own knowledge only."""
