@@ -72,6 +72,9 @@ BENCHMARKS: dict[str, Benchmark] = {
                             "seconds; --hint 30: minutes"),
     "opening": Benchmark("opening a saved Bandu game: time to its first frame, the "
                          "background check, the longest frame (needs a display)", "about 25 s"),
+    "network": Benchmark("play across machines on the loopback: a move's latency to every "
+                         "window, one host serving 8 joiners x 20 flat games, then Bandu tables "
+                         "at once, with the host's CPU and memory", "about 2 min"),
     "library": Benchmark("judge() against its internal call and the command line; "
                          "environment steps a second", "under 1 min; --quick 8 s"),
 }
