@@ -53,6 +53,7 @@ class JoinScreen(Screen):
         self._joining: threading.Thread | None = None
         self._joined: Any = None                 # the RemoteGame, or the JoinError, from the thread
         self._closed = False
+        self._lock = threading.Lock()
 
     # --- focus ---------------------------------------------------------------------------------
     def focus_field(self, field: TextField | None) -> None:
@@ -96,12 +97,18 @@ class JoinScreen(Screen):
     def _connect(self, address: str, code: str) -> None:
         from simulator.net.remote_game import join_game
 
+        joined: Any
         try:
-            self._joined = join_game(address, code)
+            joined = join_game(address, code)
         except SimulatorError as error:
-            self._joined = error
+            joined = error
         except Exception as error:        # a fault of ours: said, not a crash of the window
-            self._joined = SimulatorError(f"could not join ({type(error).__name__}: {error})")
+            joined = SimulatorError(f"could not join ({type(error).__name__}: {error})")
+        with self._lock:
+            if self._closed and not isinstance(joined, Exception):
+                joined.close()            # the screen went (Back) while it joined: leave again
+            else:
+                self._joined = joined
 
     @property
     def joining(self) -> bool:
@@ -113,14 +120,13 @@ class JoinScreen(Screen):
             field.update(dt)
         if self._joining is None or self._joining.is_alive():
             return
-        self._joining, joined, self._joined = None, self._joined, None
+        with self._lock:
+            self._joining, joined, self._joined = None, self._joined, None
         self.join_button.set_enabled(True)
         if isinstance(joined, Exception):
             self.say(printable(str(joined), 300))
             self.focus_field(self.code)
-        elif self._closed:
-            joined.close()
-        else:
+        elif joined is not None:
             self.app.show_remote_game(joined)
 
     def say(self, text: str, error: bool = True) -> None:
@@ -128,10 +134,11 @@ class JoinScreen(Screen):
         self.message.color = ERROR_COLOUR if error else theme.TEXT
 
     def close(self) -> None:
-        self._closed = True
-        if self._joining is not None and not self._joining.is_alive() and self._joined is not None \
-                and not isinstance(self._joined, Exception):
-            self._joined.close()
+        with self._lock:
+            self._closed = True
+            joined, self._joined = self._joined, None
+        if joined is not None and not isinstance(joined, Exception):
+            joined.close()
 
     # --- layout --------------------------------------------------------------------------------
     def layout(self, width: int, height: int) -> None:

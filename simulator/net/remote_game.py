@@ -59,7 +59,10 @@ class RemoteGame:
         described = [seat if isinstance(seat, dict) else {} for seat in welcome["seats"]]
         self._plays = [printable(str(seat.get("plays", "")), 60) for seat in described]
         self.remote_seats = [n for n, seat in enumerate(described) if seat.get("remote")]
-        self.seats = [Seat(PERSON, name=self._plays[n]) if n == self.seat or n in self.remote_seats
+        # the own seat goes by the game's name for it (a view says "Player 1"); the others as
+        # the host describes them ("Computer, Easy", "White (remote)")
+        self.seats = [Seat(PERSON) if n == self.seat
+                      else Seat(PERSON, name=self._plays[n]) if n in self.remote_seats
                       else Seat(COMPUTER, name=self._plays[n]) for n in range(len(described))]
         self.state: GameState[Any] = self.game.new_game(len(self.seats), self.settings)
         self.history: list[HistoryEntry] = []
