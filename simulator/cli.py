@@ -90,7 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
         if commands is not None:
             commands(sub)
 
-    add_network_commands(sub)                # host (and join): play across machines
+    add_network_commands(sub)                # host: play across machines
+    join = sub.add_parser("join", help="join a game hosted at another machine, in the window")
+    join.add_argument("address", help="the host's address, HOST:PORT (the host prints it)")
+    join.add_argument("code", help="your seat's code (the host prints it)")
+    join.add_argument("--size", type=bounded_int(*WINDOW_WIDTHS), metavar="WIDTH",
+                      help=f"window width in pixels ({WINDOW_WIDTHS[0]}-{WINDOW_WIDTHS[1]})")
+    join.add_argument("--volume", type=bounded_int(0, 100), default=80, metavar="PERCENT",
+                      help="the sound's volume, 0 (silent) to 100; default 80")
 
     bench = sub.add_parser("bench", help="measure speed against the reference implementations")
     bench.add_argument("--json", action="store_true")
@@ -105,6 +112,12 @@ def _cmd_play(args) -> int:
     settings = parse_settings(args.setting)
     return run_app(game=args.game, load=args.load, width=args.size, players=players,
                    settings=settings, volume=args.volume / 100)
+
+
+def _cmd_join(args) -> int:
+    from simulator.app.main import run_app
+
+    return run_app(width=args.size, volume=args.volume / 100, join=(args.address, args.code))
 
 
 def _default_selfplay_players(game: Any, settings: dict[str, Any]) -> str:
@@ -158,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             args = parser.parse_args(["play", *(argv or [])])
         handler = getattr(args, "handler", None) or {
-            "play": _cmd_play, "selfplay": _cmd_selfplay, "bench": _cmd_bench}[args.command]
+            "play": _cmd_play, "join": _cmd_join, "selfplay": _cmd_selfplay, "bench": _cmd_bench}[args.command]
         status = handler(args)
         sys.stdout.flush()          # a closed pipe or a full disk shows here, not at exit
         return status

@@ -11,7 +11,7 @@ import random
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from simulator.app import storage
 from simulator.core import registry
@@ -20,6 +20,9 @@ from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
 from simulator.core.errors import SaveError, SettingsError, SimulatorError, UsageError
 from simulator.core.text import printable
 from simulator.core.workers import SearchPool
+
+if TYPE_CHECKING:
+    from simulator.net.remote_game import RemoteGame
 
 T = TypeVar("T")
 
@@ -126,6 +129,28 @@ class App:
         self.window.push(screen)
         if controller.load_notice:           # a loaded save's settings or results, explained
             self.window.top.toast.show(controller.load_notice, seconds=8.0)
+
+    def join_game(self, address: str, code: str) -> None:
+        """Join a seat of a game hosted at another machine and show it; a wrong address or
+        code raises JoinError (one line), changing nothing."""
+        from simulator.net.remote_game import join_game
+
+        self.show_remote_game(join_game(address, code))
+
+    def show_remote_game(self, remote: RemoteGame) -> None:
+        """Show a joined game (net/remote_game.py) above the menu."""
+        from simulator.app.menu import MenuScreen
+        from simulator.app.remote_screen import RemoteGameScreen
+
+        self.window.reset(MenuScreen(self.window, self))
+        self.window.push(RemoteGameScreen(self.window, self, remote))
+
+    def open_join(self) -> None:
+        """The screen that asks for a host's address and a seat's code (app/join_screen.py)."""
+        from simulator.app.join_screen import JoinScreen
+
+        if not isinstance(self.window.top, JoinScreen):
+            self.window.push(JoinScreen(self.window, self))
 
     def refuse_loaded_game(self, reason: str) -> None:
         """A loaded game whose check refused it: closed, the reason said on the menu. Nothing
@@ -276,11 +301,20 @@ def seats_for(game: str, players: list[str], settings: dict[str, Any]) -> list[S
 
 def build_app(game: str | None = None, load: str | None = None, width: int | None = None,
               visible: bool = True, players: list[str] | None = None,
-              settings: dict[str, Any] | None = None, volume: float = 0.8) -> tuple[Any, App]:
+              settings: dict[str, Any] | None = None, volume: float = 0.8,
+              join: tuple[str, str] | None = None) -> tuple[Any, App]:
     """Create the window and show the first screen; returns (window, app). With `players`
-    (and `settings`), GAME starts at once, skipping the new-game screen. Everything is checked
-    before the window opens; bad input raises SimulatorError."""
+    (and `settings`), GAME starts at once, skipping the new-game screen; with `join`
+    (ADDRESS, CODE), the seat of a game hosted elsewhere, joined before the window opens.
+    Everything is checked before the window opens; bad input raises SimulatorError."""
     settings = dict(settings or {})
+    if join is not None and (game is not None or load is not None or players is not None):
+        raise UsageError("join opens the host's game: give no game, --load or --players")
+    remote = None
+    if join is not None:
+        from simulator.net.remote_game import join_game
+
+        remote = join_game(*join)            # a wrong address or code: one line, no window
     if players is not None and game is None:
         raise UsageError(f"--players needs a GAME, e.g. bandu-sim play {_a_window_game()} --players person,random")
     if players is not None and load is not None:
@@ -302,18 +336,16 @@ def build_app(game: str | None = None, load: str | None = None, width: int | Non
         if not found:
             raise SaveError(f"{printable(load, 200)}: no such file")
     try:
-        from simulator.render.window import MIN_HEIGHT, MIN_WIDTH, AppWindow  # opens the display
-    except Exception as error:
-        if type(error).__name__ == "NoSuchDisplayException":
-            raise SimulatorError("no screen found (is DISPLAY set?); on a headless machine use: "
-                                 "xvfb-run -a bandu-sim play") from None
+        window = _open_window(width, visible, volume)
+    except BaseException:
+        if remote is not None:
+            remote.close()                   # the seat waits for its next join
         raise
-    w = max(MIN_WIDTH, width or 1280)
-    window = AppWindow(w, max(MIN_HEIGHT, int(w * 0.625)), visible=visible,
-                       screenshot_dir=storage.screenshots_dir(), volume=volume)
     app = App(window)
     app.show_menu()
-    if load is not None:
+    if remote is not None:
+        app.show_remote_game(remote)
+    elif load is not None:
         try:
             controller = TurnController.load(load, computer_delay=COMPUTER_DELAY,
                                              executor=app.search_pool(), check_later=True)
@@ -329,10 +361,24 @@ def build_app(game: str | None = None, load: str | None = None, width: int | Non
     return window, app
 
 
+def _open_window(width: int | None, visible: bool, volume: float) -> Any:
+    try:
+        from simulator.render.window import MIN_HEIGHT, MIN_WIDTH, AppWindow  # opens the display
+    except Exception as error:
+        if type(error).__name__ == "NoSuchDisplayException":
+            raise SimulatorError("no screen found (is DISPLAY set?); on a headless machine use: "
+                                 "xvfb-run -a bandu-sim play") from None
+        raise
+    w = max(MIN_WIDTH, width or 1280)
+    return AppWindow(w, max(MIN_HEIGHT, int(w * 0.625)), visible=visible,
+                     screenshot_dir=storage.screenshots_dir(), volume=volume)
+
+
 def run_app(game: str | None = None, load: str | None = None, width: int | None = None,
             players: list[str] | None = None, settings: dict[str, Any] | None = None,
-            volume: float = 0.8) -> int:
-    _, app = build_app(game, load, width, players=players, settings=settings, volume=volume)
+            volume: float = 0.8, join: tuple[str, str] | None = None) -> int:
+    _, app = build_app(game, load, width, players=players, settings=settings, volume=volume,
+                       join=join)
     import pyglet
 
     try:

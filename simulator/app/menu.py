@@ -59,6 +59,8 @@ class MenuScreen(Screen):
         self.continue_button = Button("Continue last game", app.continue_last, self.batch, width=220)
         self.load_button = Button("Saved games", app.open_saved_games, self.batch, width=160,
                                   tooltip="Ctrl+O")
+        self.join_button = Button("Join a game", app.open_join, self.batch, width=150,
+                                  tooltip="a game hosted at another machine")
         # the games' own buttons (GameApp.menu_entries), between Saved games and Help
         self.entry_buttons = [Button(entry.label, partial(entry.open, app), self.batch, width=entry.width,
                                      tooltip=entry.tooltip)
@@ -66,8 +68,8 @@ class MenuScreen(Screen):
                               for entry in registry.get_app(game).menu_entries]
         self.help_button = Button("Help", self.toggle_help, self.batch, width=100, tooltip="F1")
         self.quit_button = Button("Quit", window.close, self.batch, width=110)
-        self.bottom_row = [self.continue_button, self.load_button, *self.entry_buttons, self.help_button,
-                           self.quit_button]
+        self.bottom_row = [self.continue_button, self.load_button, self.join_button, *self.entry_buttons,
+                           self.help_button, self.quit_button]
         self.buttons += self.bottom_row
         keys = "\n".join(f"{k:<14} {v}" for k, v in MENU_KEYS)
         self.help = Overlay(self.batch, "Keys", f"{keys}\n\nEach game's own keys and rules: F1 "
@@ -112,12 +114,18 @@ class MenuScreen(Screen):
             button.place(column_x, y)
             blurb.position = (column_x + 320, y + 23, 0)
             _fit_blurb(blurb, text, players, width - column_x - 320 - 16)
-        bottom = max(30, top - rows * step - 30)
         gap = 10
-        x = cx - (sum(b.width for b in self.bottom_row) + gap * (len(self.bottom_row) - 1)) / 2
-        for button in self.bottom_row:            # one row, centred
-            button.place(x, bottom)
-            x += button.width + gap
+        lines: list[list[Button]] = [[]]          # one row, centred; two where it does not fit
+        for button in self.bottom_row:
+            if lines[-1] and sum(b.width + gap for b in lines[-1]) + button.width > width - 40:
+                lines.append([])
+            lines[-1].append(button)
+        bottom = max(30 + 50 * (len(lines) - 1), top - rows * step - 30)
+        for n, line in enumerate(lines):
+            x = cx - (sum(b.width for b in line) + gap * (len(line) - 1)) / 2
+            for button in line:
+                button.place(x, bottom - 50 * n)
+                x += button.width + gap
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         if symbol == key.O and modifiers & key.MOD_CTRL:
