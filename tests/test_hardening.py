@@ -345,3 +345,26 @@ def test_the_physics_lowers_a_piece_a_bounded_way_whatever_its_pose():
                 world.drop_height(body)
     finally:
         world.close()
+
+
+def test_worlds_built_at_once_on_many_threads_leave_standard_output_as_it_was():
+    """The bug: each World's connect silenced the process's descriptors 1 and 2 and put back
+    what it had found; two at once on two threads (a host's Bandu tables) left standard output
+    on the null device for good: the network benchmark printed nothing."""
+    code = """
+import threading
+from simulator.towers.physics.world import World
+barrier = threading.Barrier(6)
+def build():
+    barrier.wait()
+    for _ in range(4):
+        World().close() if hasattr(World, "close") else World()
+threads = [threading.Thread(target=build) for _ in range(6)]
+[t.start() for t in threads]; [t.join() for t in threads]
+print("still heard")
+"""
+    for _ in range(3):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                              cwd=Path(__file__).resolve().parent.parent)
+        assert done.stdout.strip() == "still heard", (done.stdout, done.stderr[-500:])
+        assert "argv[0]" not in done.stderr

@@ -438,3 +438,25 @@ def test_the_remembered_new_game_choices_survive_any_file(private_home):
     path.mkdir()                                          # not a file: nothing, and no error
     last_choices.store("tanbo", 2, ["Person"], {})
     assert last_choices.load("tanbo") == (None, [], {})
+
+
+def test_the_first_lookups_on_many_threads_at_once_all_find_every_game():
+    """The bug: the registry marked itself discovered before its imports ended, so a lookup on
+    another thread meanwhile found half the games ("unknown game 'buddel_bande'; choose one of
+    bandida": a host starting four tables at once)."""
+    code = """
+import threading
+from simulator.core import registry
+names = ["bandu", "tanbo", "bandida", "bunko", "buddel_bande"] * 4
+found, barrier = [], threading.Barrier(len(names))
+def look(name):
+    barrier.wait()
+    found.append(registry.get_game(name).name)
+threads = [threading.Thread(target=look, args=(n,)) for n in names]
+[t.start() for t in threads]; [t.join() for t in threads]
+print(len(found))
+"""
+    for _ in range(3):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                              cwd=Path(__file__).resolve().parent.parent)
+        assert done.stdout.strip() == "20", done.stderr[-800:]

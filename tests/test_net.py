@@ -339,3 +339,28 @@ def test_a_game_that_shows_watchers_nothing_takes_none(tables):
     with pytest.raises(JoinError, match="no seat of this table has that code"):
         Joiner(table.address, table.host.watch_code)
     assert table.controller.state.watched() is None
+
+
+def test_a_joiner_process_killed_mid_game_is_waited_for_and_its_seat_rejoined(tables):
+    """kill -9 of a joiner's process: the host sees the seat away, the others see it waited
+    for, and the same code rejoins to the table as it is."""
+    table = tables("tanbo", ["remote", "remote"])
+    black = table.join(0)
+    script = ("import sys, time\nfrom simulator.net.joiner import Joiner\n"
+              "j = Joiner(sys.argv[1], sys.argv[2])\nprint('joined', flush=True)\ntime.sleep(600)\n")
+    process = subprocess.Popen([sys.executable, "-c", script, table.address, table.host.codes[1]],
+                               cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline().strip() == "joined"
+        assert black.wait_until(lambda j: j.table["waiting"] == [])
+        rng = __import__("random").Random(4)
+        black.move(random_move(black, rng))
+        assert black.wait_until(lambda j: j.table["ply"] == 1)
+        os.kill(process.pid, signal.SIGKILL)
+        assert black.wait_until(lambda j: j.table["waiting"] == [1], timeout=30)
+    finally:
+        process.kill()
+        process.communicate()
+    white = table.join(1)
+    assert white.wait_until(lambda j: j.table is not None and j.my_turn())
+    assert white.table["ply"] == 1 and black.wait_until(lambda j: j.table["waiting"] == [])

@@ -12,6 +12,7 @@ import ctypes
 import importlib
 import os
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from types import ModuleType
@@ -24,23 +25,30 @@ def _flush_c_streams() -> None:
         ctypes.CDLL(None).fflush(None)
 
 
+# The descriptors are the process's, shared by its threads: one silence at a time. Two worlds
+# built at once on two threads (a host's tables) each saved what the other had silenced, and
+# the second to finish left standard output on the null device for good.
+_silence = threading.RLock()        # re-entered by an import that imports PyBullet quietly
+
+
 @contextmanager
 def quiet_c_output() -> Iterator[None]:
-    sys.stdout.flush()
-    sys.stderr.flush()
-    _flush_c_streams()
-    saved = [os.dup(1), os.dup(2)]
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, 1)
-        os.dup2(devnull, 2)
-        yield
-    finally:
-        _flush_c_streams()                 # what C buffered meanwhile goes to the null device
-        os.dup2(saved[0], 1)
-        os.dup2(saved[1], 2)
-        for fd in (*saved, devnull):
-            os.close(fd)
+    with _silence:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        _flush_c_streams()
+        saved = [os.dup(1), os.dup(2)]
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            yield
+        finally:
+            _flush_c_streams()             # what C buffered meanwhile goes to the null device
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            for fd in (*saved, devnull):
+                os.close(fd)
 
 
 def import_quietly(module: str) -> ModuleType:

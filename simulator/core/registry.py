@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -363,6 +364,10 @@ class Registry:
         self._apps: dict[str, GameApp] = {}
         self._discover_package = discover_package
         self._discovered = discover_package is None
+        # the first lookup imports every game; a lookup on another thread meanwhile waits for
+        # it (one that went on saw half the games: a host's tables started at once did)
+        self._discovery = threading.RLock()
+        self._discovering = False
         self.broken: dict[str, str] = {}          # package -> why it could not be loaded
 
     def register(self, rules: GameRules, app: GameApp | None = None) -> GameRules:
@@ -381,7 +386,17 @@ class Registry:
     def _discover(self) -> None:
         if self._discovered:
             return
-        self._discovered = True
+        with self._discovery:
+            if self._discovered or self._discovering:   # done, or this thread's own imports
+                return
+            self._discovering = True
+            try:
+                self._import_the_games()
+            finally:
+                self._discovering = False
+                self._discovered = True
+
+    def _import_the_games(self) -> None:
         assert self._discover_package is not None
         package = importlib.import_module(self._discover_package)
         for module in pkgutil.iter_modules(package.__path__, f"{self._discover_package}."):

@@ -232,7 +232,7 @@ class GameState(ABC, Generic[A]):
     def notation_seen_by(self, notation: str, mover: int, seat: int | None) -> str:
         """The notation of a move made here (this is the state before it) by `mover` (a seat,
         CHANCE or OUTCOME), as `seat` may see it; `seat` None: a spectator, who sees only what
-        every seat sees. A hidden part is replaced by a word every seat may see (Bandida's
+        every seat sees. A hidden part is replaced by a word every seat may see (a card game's
         "draw ?"): one printable line, which `action_from_str` need not read back, and which
         says no more than `seat` knows once the move is made (`redacted(seat)` after it). It
         depends on this state alone, never on what the seat learns later, so a host may send
