@@ -1,8 +1,10 @@
 """A mutation fuzzer of every input the program reads, written apart from the Hypothesis suite
 (tests/test_fuzz.py): it starts from real inputs (the example scenes, saves of games played at
-random, the records corpus, a records database), damages them (bytes flipped, cut, inserted;
-JSON values swapped for wrong types, huge numbers, control characters, deep nesting) and feeds
-them to the program the way a user would. Each case ends one of three ways:
+random, the records corpus, a records database, a move sent to a hosted table), damages them
+(bytes flipped, cut, inserted; JSON values swapped for wrong types, huge numbers, control
+characters, deep nesting) and feeds them to the program the way a user would (a network
+message by a joiner seated at a host on the loopback interface: one refusal and nothing
+changed, or the move it still was). Each case ends one of three ways:
 
 - accepted: the program took the input (a scene that parses, a save that loads);
 - refused: it said no in one printable line (a SimulatorError, or exit status 1 or 2 with one
@@ -31,12 +33,14 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FAMILIES = ("scene", "save", "records import", "records database", "game action", "command line")
+FAMILIES = ("scene", "save", "records import", "records database", "game action", "command line",
+            "network message")
 WEIRD_VALUES = [None, True, False, 0, -1, 2**70, -(2**63), 1e308, -0.0, "", " ", "\x1b[31m\x07",
                 "²", "٣", "a" * 5000, [], {}, [[[[[]]]]], {"": None}, "\u202e", "nan", "1e999"]
 
@@ -174,6 +178,8 @@ class Fuzzer:
     def case(self, family: str) -> str:
         from simulator.core.errors import RecordsError, SaveError, SceneError
         rng = self.rng
+        if family == "network message":
+            return self.network_case()
         if family == "scene":
             from simulator.towers.physics.scene_file import parse_scene
             data = mutate_bytes(rng.choice(self.scenes), rng)
@@ -309,9 +315,92 @@ class Fuzzer:
             raise Escape(f"{argv!r}: stderr of {len(err)} lines: {done.stderr[-300:]!r}")
         return "refused"
 
+    def _table(self):
+        """A hosted Tanbo table (a remote seat against a random player) and a raw connection
+        that has said hello for the remote seat: made anew when its game ends."""
+        import threading
+
+        from websockets.sync.client import connect
+
+        from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
+        from simulator.net.host import Host
+        from simulator.net.protocol import encode
+
+        table = getattr(self, "_hosted", None)
+        if table is not None and not table[0].controller.is_over():
+            return table
+        if table is not None:
+            self.close_table()
+        controller = TurnController("tanbo", {"size": 7}, [Seat(PERSON), Seat(COMPUTER, "random")],
+                                    seed=self.rng.randrange(1000))
+        host = Host(controller, [0])
+        address = host.start()
+        stop = threading.Event()
+        stepping = threading.Thread(target=host.run, args=(stop,), kwargs={"linger_seconds": 0.0})
+        stepping.start()
+        closing = contextlib.ExitStack()
+        connection = closing.enter_context(connect(f"ws://{address}", compression=None, max_size=None))
+        connection.send(encode("hello", code=host.codes[0]))
+        connection.recv(timeout=10)                       # the welcome
+        self._hosted = (host, connection, stop, stepping, closing)
+        return self._hosted
+
+    def close_table(self) -> None:
+        table = getattr(self, "_hosted", None)
+        if table is None:
+            return
+        host, _, stop, stepping, closing = table
+        closing.close()
+        stop.set()
+        stepping.join(timeout=30)
+        host.close()
+        host.controller.close()
+        self._hosted = None
+
+    def network_case(self) -> str:
+        """A move message damaged as JSON or as bytes, sent to a host by a seated joiner: one
+        `refused` line and nothing changed, or (a damage that left a legal move) the move."""
+        from simulator.net.protocol import encode
+
+        host, connection, *_ = self._table()
+        controller = host.controller
+        deadline = time.monotonic() + 10
+        while controller.current_player() != 0 and not controller.is_over() and time.monotonic() < deadline:
+            time.sleep(0.01)                                # the random player answers first
+        with host.lock:
+            ply, state = controller.ply(), controller.state.clone()
+            legal = state.legal_actions()
+        message = encode("move", action=state.action_to_str(self.rng.choice(legal)) if legal else "a1", ply=ply)
+        if self.rng.random() < 0.7:
+            sent: str | bytes = json.dumps(mutate_json(json.loads(message), self.rng))
+        else:
+            sent = mutate_bytes(message.encode(), self.rng)
+        while True:                                        # drop what came before the case
+            try:
+                connection.recv(timeout=0)
+            except TimeoutError:
+                break
+        try:
+            connection.send(sent)
+            while True:
+                answer = json.loads(connection.recv(timeout=10))
+                if answer["type"] in ("refused", "table", "closed"):
+                    break
+        except Exception as error:                         # no answer, or the host went away
+            raise Escape(f"{sent!r:.120}: {type(error).__name__}: {error}") from None
+        if answer["type"] == "refused":
+            with host.lock:
+                changed = controller.ply() != ply
+            if changed or not one_line(answer["reason"]):
+                raise Escape(f"{sent!r:.120}: refused {answer['reason']!r} but the game moved")
+            return "refused"
+        if answer["type"] == "closed":
+            raise Escape(f"{sent!r:.120}: the host closed the connection ({answer['reason']})")
+        return "accepted"
+
     def run(self, cases: int, progress: bool = True) -> None:
         weights = {"scene": 3, "save": 3, "records import": 2, "records database": 1, "game action": 4,
-                   "command line": 1}
+                   "command line": 1, "network message": 2}
         plan = [family for family, weight in weights.items() for _ in range(weight)]
         for number in range(cases):
             family = plan[number % len(plan)]
@@ -323,6 +412,7 @@ class Fuzzer:
             self.counts[family][outcome] += 1
             if progress:
                 print(f"\r{number + 1}/{cases} cases, {len(self.escapes)} escaped", end="", file=sys.stderr)
+        self.close_table()
         if progress:
             print(file=sys.stderr)
 
