@@ -5,6 +5,7 @@ of the command line killed and resumed."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
+from simulator.core.state import OUTCOME
 from simulator.net import codes
 from simulator.net.host import Host
 from simulator.net.joiner import Joiner, JoinError
@@ -364,3 +366,55 @@ def test_a_joiner_process_killed_mid_game_is_waited_for_and_its_seat_rejoined(ta
     white = table.join(1)
     assert white.wait_until(lambda j: j.table is not None and j.my_turn())
     assert white.table["ply"] == 1 and black.wait_until(lambda j: j.table["waiting"] == [])
+
+
+def test_a_bandu_placement_judged_at_the_host_is_played_back_from_its_frames(tables):
+    """The host's physics publishes each placement frame by frame; every joiner gets the same
+    frames, the last of them the poses of the table that follows."""
+    table = tables("bandu", ["remote", "remote"], {"reserve": 6}, seed=2)
+    joiners = [table.join(seat) for seat in (0, 1)]
+    results: list[dict] = [{}, {}]
+    threads = [threading.Thread(target=lambda k=k: results.__setitem__(k, play_to_the_end(joiners[k], k, timeout=300)))
+               for k in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    outcomes = [k for k, entry in enumerate(table.controller.history) if entry.player == OUTCOME]
+    assert outcomes and all(result["over"] for result in results)
+    for joiner in joiners:
+        assert joiner.outcomes_seen == outcomes          # every placement's frames, to the last
+        frames = [frame for message in joiner.frames for frame in message["frames"]]
+        assert len(frames) > 10 and all(b[0] >= a[0] for a, b in itertools.pairwise(frames))
+    assert joiners[0].frames == joiners[1].frames        # the same fall in every window
+
+
+def test_a_table_held_for_a_playback_never_overtakes_a_newer_one():
+    """The bug (a joiner's window, 2 runs in 5): the table after a placement waited for its
+    fall to be played back; the next table came once the playback had ended, was shown, and
+    then the older one that had waited was shown over it: the joiner was one move behind."""
+    import queue
+    from types import SimpleNamespace
+
+    from simulator.net.remote_game import RemoteGame
+
+    welcome = {"type": "welcome", "seat": 0, "game": "tanbo", "settings": {},
+               "seats": [{"plays": "Person", "remote": True}, {"plays": "Computer", "remote": False}]}
+    inbox: queue.SimpleQueue = queue.SimpleQueue()
+    game = RemoteGame(SimpleNamespace(welcome=welcome, seat=0, closed_reason=None), inbox, "x:1", "c")
+    state = game.state.to_dict()
+
+    def table(ply: int) -> dict:
+        return {"type": "table", "ply": ply, "state": state, "log_from": 0, "log": [[0, "c1"]] * ply,
+                "current": 0, "over": False, "waiting": [], "winners": []}
+
+    inbox.put({"type": "frames", "ply": 2, "frames": [[0.0, {}], [0.2, {}]], "last": True})
+    inbox.put(table(3))                       # comes while the fall is played back: held
+    game.poll()
+    assert game.table_ply == 0 and game.outcome is not None
+    time.sleep(0.3)                           # the playback is over
+    inbox.put(table(4))
+    game.poll()
+    assert game.table_ply == 4
+    game.poll()
+    assert game.table_ply == 4                # and stays there

@@ -173,6 +173,12 @@ class Timeline:
         with self._lock:
             return len(self._times)
 
+    def since(self, index: int) -> list[tuple[float, Any]]:
+        """The frames from the `index`-th on, as (simulated seconds, frame): what a host has
+        not yet sent its joiners."""
+        with self._lock:
+            return list(zip(self._times[index:], self._frames[index:], strict=True))
+
     def at(self, seconds: float) -> tuple[Any, Any, float] | None:
         """The frames on either side of `seconds` and how far between them (0..1), for drawing
         interpolated poses; past the last frame, the last one. None before any frame."""

@@ -26,6 +26,7 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.server import Server, ServerConnection, serve
 
+from simulator.core import registry
 from simulator.core.controller import TurnController
 from simulator.core.errors import IllegalAction, SimulatorError
 from simulator.core.state import TERMINAL
@@ -77,8 +78,11 @@ class Host:
     def __init__(self, controller: TurnController, remote: Iterable[int],
                  codes: dict[int, str] | None = None, watch_code: str | None = None,
                  bind: str = LOOPBACK, port: int = 0, hand_over_after: float | None = None,
-                 hand_over_to: str | None = None) -> None:
+                 hand_over_to: str | None = None, live: bool = True) -> None:
         self.controller = controller
+        maker = registry.get_app(controller.game).live_resolver
+        if live and maker is not None:       # Bandu's physics, published frame by frame
+            controller.show_outcomes_live(maker())
         self.remote = sorted(set(remote))
         for seat in self.remote:
             if not 0 <= seat < len(controller.seats) or controller.seats[seat].is_computer:
@@ -96,6 +100,10 @@ class Host:
         self.away_since: dict[int, float] = {seat: time.monotonic() for seat in self.remote}
         self.handed_over: list[int] = []
         self.messages_refused = 0
+        self._outcome: Any = None            # the outcome whose frames go out, how many did,
+        self._frames_sent = 0                # and whether its last went
+        self._last_said = False
+        self._outcome_ply = 0
         self._sent_version = -1
         self._server: Server | None = None
         self._thread: threading.Thread | None = None
@@ -117,7 +125,11 @@ class Host:
     def step(self) -> bool:
         """Advance what needs no person and send the tables that changed; True when it changed."""
         with self.lock:
+            before = self.controller.outcome_in_progress()
             changed = self.controller.poll()
+            if before is not None:            # its last frames, though poll() just applied it
+                self._send_frames(before)
+            self._send_frames(self.controller.outcome_in_progress())
             self._hand_over_the_absent()
             if self.controller.version != self._sent_version:
                 self._send_tables()
@@ -311,6 +323,28 @@ class Host:
         a move; a watcher sees what every seat sees."""
         seen = self.controller.entry_seen_by
         return [[entry.player, seen(index, seat).action] for index, entry in enumerate(self.controller.history)]
+
+    def _send_frames(self, pending: Any) -> None:
+        """The frames `pending` (the outcome in progress) published since the last step: Bandu's
+        physics, played back live at the host; every window plays back the same fall."""
+        timeline = getattr(pending, "timeline", None)
+        if timeline is None:
+            return
+        if pending is not self._outcome:
+            self._outcome, self._frames_sent, self._last_said = pending, 0, False
+            self._outcome_ply = self.controller.ply()
+        if self._last_said:
+            return
+        finished = timeline.finished          # read first: once it is set, every frame is in
+        frames = timeline.since(self._frames_sent)
+        if not frames and not finished:
+            return
+        self._frames_sent += len(frames)
+        self._last_said = finished
+        message = encode("frames", ply=self._outcome_ply, frames=[[t, f] for t, f in frames],
+                         last=finished)
+        for joined in list(self.joined):
+            joined.send(message)
 
     # --- an empty seat ------------------------------------------------------------------------------
     def _hand_over_the_absent(self) -> None:

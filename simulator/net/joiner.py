@@ -56,7 +56,8 @@ class Joiner:
         self.table: dict[str, Any] | None = None
         self.log: list[list[Any]] = []        # the move log: [player, notation as seen] a move
         self.refusals: list[str] = []
-        self.frames: list[dict[str, Any]] = []
+        self.frames: list[dict[str, Any]] = []     # the frames messages of the latest outcome
+        self.outcomes_seen: list[int] = []          # the ply of each outcome whose last frame came
         self.closed_reason: str | None = None
         self.received = 0                      # messages, and bytes: what the host sent
         self.received_bytes = 0
@@ -118,7 +119,11 @@ class Joiner:
             elif kind == "refused":
                 self.refusals.append(message["reason"])
             elif kind == "frames":
+                if self.frames and self.frames[-1]["ply"] != message["ply"]:
+                    self.frames = []
                 self.frames.append(message)
+                if message["last"]:
+                    self.outcomes_seen.append(message["ply"])
             elif kind == "closed":
                 self.closed_reason = message["reason"]
             self._changed.notify_all()

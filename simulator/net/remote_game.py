@@ -12,16 +12,64 @@ change under it. No pyglet here: the command line connects before the window ope
 from __future__ import annotations
 
 import queue
+import time
 from typing import Any
 
 from simulator.core import registry
 from simulator.core.controller import COMPUTER, PERSON, HistoryEntry, Seat
 from simulator.core.errors import IllegalAction
-from simulator.core.outcomes import PendingOutcome
+from simulator.core.outcomes import PendingOutcome, Timeline
 from simulator.core.state import Action, GameState
 from simulator.core.text import printable
 from simulator.net.joiner import CONNECT_SECONDS, Joiner, JoinError
 from simulator.net.protocol import encode
+
+
+class RemoteOutcome:
+    """An outcome judged at the host (a Bandu placement), played back here from the frames the
+    host sends as its physics publishes them: the same fall in every window. A view reads it as
+    it reads the live outcome at the host (`frame()`, `done()`, `progress()`)."""
+
+    def __init__(self, ply: int, clock: Any = time.monotonic) -> None:
+        self.ply = ply
+        self.timeline = Timeline()
+        self._clock = clock
+        self._start: float | None = None
+        self._created = clock()
+
+    def add(self, frames: list[Any], last: bool) -> None:
+        for seconds, frame in frames:
+            pose = {str(piece): tuple(float(v) for v in values) for piece, values in frame.items()}
+            self.timeline.add(float(seconds), pose)
+        if frames and self._start is None:
+            self._start = self._clock()
+        self.timeline.finished = self.timeline.finished or last
+
+    def playback_seconds(self) -> float:
+        return 0.0 if self._start is None else self._clock() - self._start
+
+    def frame(self) -> tuple[Any, Any, float] | None:
+        return self.timeline.at(self.playback_seconds())
+
+    def done(self) -> bool:
+        return self.timeline.finished and self.playback_seconds() >= self.timeline.end
+
+    def overdue(self, grace: float = 3.0) -> bool:
+        """Longer than its frames could take (and `grace` more): a frame lost on the way holds
+        the table no longer."""
+        since = self._clock() - (self._start if self._start is not None else self._created)
+        return since > self.timeline.end + grace
+
+    def result(self) -> Any:
+        raise RuntimeError("an outcome played at the host: its result comes with the table")
+
+    def progress(self) -> float:
+        end = self.timeline.end
+        return 1.0 if self.done() or end <= 0 else min(1.0, self.playback_seconds() / end)
+
+    def cancel(self) -> None:
+        self.timeline.finished = True
+
 
 HOST_KEEPS_IT = "the host keeps this game (its autosave); join again with your code to come back"
 
@@ -76,6 +124,8 @@ class RemoteGame:
         self.closed_reason: str | None = None     # why the connection ended
         self.sent_for: int | None = None          # the ply of a move sent and not yet answered
         self.version = 0
+        self.outcome: RemoteOutcome | None = None      # the host's physics, played back here
+        self._held: dict[str, Any] | None = None       # a table that waits for the playback
         # what the game screen and the views ask of a turn controller, with nothing to say here
         self.search_error: str | None = None
         self.autosave_path = None
@@ -98,17 +148,42 @@ class RemoteGame:
             except queue.Empty:
                 break
             kind = message.get("type")
-            if kind == "table":
+            if kind == "table" and (self._held is not None or self._playing(message)):
+                self._held = message                 # the newest, shown when the fall is seen
+            elif kind == "table":
                 changed = self._take_table(message) or changed
+            elif kind == "frames":
+                self._take_frames(message)
             elif kind == "refused":
                 self.refusal = printable(str(message.get("reason")), 200)
                 self.sent_for = None
                 self.version += 1
             elif kind == "closed":
                 self._closed(str(message.get("reason")))
+        if self._held is not None and not self._playing(self._held):
+            held, self._held = self._held, None
+            changed = self._take_table(held) or changed
         if self.closed_reason is None and self.joiner.closed_reason is not None:
             self._closed(self.joiner.closed_reason)
         return changed
+
+    def _take_frames(self, message: dict[str, Any]) -> None:
+        ply = int(message["ply"])
+        if self.outcome is None or self.outcome.ply != ply:
+            self.outcome = RemoteOutcome(ply)
+            self.version += 1
+        try:
+            self.outcome.add(list(message["frames"]), bool(message["last"]))
+        except (ValueError, TypeError, AttributeError) as error:
+            self._closed(f"the host sent frames this program cannot read ({error})")
+
+    def _playing(self, table: dict[str, Any]) -> bool:
+        """Is the host's outcome still being played back here, so that `table` (the position
+        after it) must wait? At most a few seconds past the frames' end, whatever happens."""
+        outcome = self.outcome
+        if outcome is None or int(table.get("ply", 0)) <= outcome.ply:
+            return False
+        return not outcome.done() and not outcome.overdue()
 
     def _take_table(self, table: dict[str, Any]) -> bool:
         try:
@@ -182,7 +257,9 @@ class RemoteGame:
         return self.state            # the host sent it as this seat may see it
 
     def outcome_in_progress(self) -> PendingOutcome | None:
-        return None                  # resolved at the host; its result comes with the table
+        """The host's outcome being played back here, until the table after it is shown."""
+        outcome = self.outcome
+        return outcome if outcome is not None and outcome.ply == self.table_ply else None
 
     def waiting_for(self) -> int | None:
         """The seat to move when it is a remote seat away from the table, else None."""
