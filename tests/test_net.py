@@ -124,7 +124,7 @@ def test_each_game_plays_to_the_end_between_joiners_and_ends_as_at_the_host(tabl
         thread.start()
     for thread in threads:
         thread.join()
-    assert table.controller.is_over()
+    assert table.controller.is_over(), (results, [j.refusals[-3:] for j in joiners])
     for joiner, result in zip(joiners, results, strict=True):
         assert result["over"], result
         assert result["winners"] == table.controller.state.winners()
@@ -199,6 +199,8 @@ def test_a_dropped_joiner_is_waited_for_and_rejoins_to_the_table_as_it_is(tables
     black, white = table.join(0), table.join(1)
     rng = __import__("random").Random(5)
     for _ in range(4):
+        for joiner in (black, white):                 # both see the newest table first
+            assert joiner.wait_until(lambda j: j.table is not None and j.table["ply"] == table.controller.ply())
         mover = black if black.my_turn() else white
         assert mover.wait_until(lambda j: j.my_turn())
         ply = mover.table["ply"]

@@ -44,6 +44,7 @@ from simulator.net.protocol import (
 
 HELLO_SECONDS = 10.0           # a connection that says nothing for this long is closed
 RATE_REFUSAL = "too many messages: slow down"
+STALE_REFUSAL = "that move answers an earlier position: it was not played"
 FLOODED = 200                  # messages refused for the rate in a row: the connection is closed
 WATCHER = None                 # the seat a watch code opens: none
 
@@ -78,10 +79,14 @@ class Host:
     def __init__(self, controller: TurnController, remote: Iterable[int],
                  codes: dict[int, str] | None = None, watch_code: str | None = None,
                  bind: str = LOOPBACK, port: int = 0, hand_over_after: float | None = None,
-                 hand_over_to: str | None = None, live: bool = True) -> None:
+                 hand_over_to: str | None = None, live: bool | None = None) -> None:
         self.controller = controller
+        # outcomes judged by a referee (Bandu's physics) are resolved live, their frames sent
+        # to every window; other outcomes (dice) come at once, each window shows them its way
+        if live is None:
+            live = controller.game.referee_stamp is not None
         maker = registry.get_app(controller.game).live_resolver
-        if live and maker is not None:       # Bandu's physics, published frame by frame
+        if live and maker is not None:
             controller.show_outcomes_live(maker())
         self.remote = sorted(set(remote))
         for seat in self.remote:
@@ -251,7 +256,7 @@ class Host:
         with self.lock:
             controller = self.controller
             if ply != controller.ply():       # sent twice, or sent before the last table came
-                self._refuse(joined, "that move answers an earlier position: it was not played")
+                self._refuse(joined, STALE_REFUSAL)
                 return
             if controller.current_player() != joined.seat:
                 self._refuse(joined, "it is not your turn")

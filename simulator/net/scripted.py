@@ -8,17 +8,19 @@ import random
 import time
 
 from simulator.core import registry
-from simulator.net.host import RATE_REFUSAL
+from simulator.net.host import RATE_REFUSAL, STALE_REFUSAL
 from simulator.net.joiner import Joiner
+from simulator.net.protocol import encode
 
 
-def random_move(joiner: Joiner, rng: random.Random) -> str | None:
-    """A legal move of the seat's, from its newest table; None when it is not its turn."""
-    table = joiner.table
+def random_move(joiner: Joiner, rng: random.Random, table: dict[str, object] | None = None) -> str | None:
+    """A legal move of the seat's, from `table` (default: its newest); None when it is not its
+    turn there."""
+    table = joiner.table if table is None else table
     if table is None or table["over"] or table["current"] != joiner.seat:
         return None
     assert joiner.welcome is not None
-    state = registry.get_game(joiner.welcome["game"]).state_from_dict(table["state"])
+    state = registry.get_game(joiner.welcome["game"]).state_from_dict(table["state"])  # type: ignore[arg-type]
     action = state.random_action(rng)
     return str(state.action_to_str(action))
 
@@ -38,12 +40,12 @@ def play_to_the_end(joiner: Joiner, seed: int, timeout: float = 600.0,
         assert table is not None
         if table["over"]:
             return {"over": True, "moves": moves, "winners": table["winners"]}
-        notation = random_move(joiner, rng)
+        notation = random_move(joiner, rng, table)      # one table: the move and the ply it answers
         if notation is None:
             continue
         ply = table["ply"]
         sent = time.monotonic()
-        joiner.move(notation)
+        joiner.send(encode("move", action=notation, ply=ply))
         moves += 1
         def answered(j: Joiner, p: int = ply) -> bool:
             return (j.table is not None and j.table["ply"] > p) or bool(j.refusals)
@@ -52,6 +54,9 @@ def play_to_the_end(joiner: Joiner, seed: int, timeout: float = 600.0,
         if joiner.refusals and RATE_REFUSAL in joiner.refusals[-1]:
             joiner.refusals.clear()           # faster than a person: wait, then the same move
             time.sleep(1.0)
+            continue
+        if joiner.refusals and STALE_REFUSAL in joiner.refusals[-1]:
+            joiner.refusals.clear()           # a newer table came meanwhile: play from it
             continue
         if joiner.refusals:
             raise AssertionError(f"the host refused {notation!r}: {joiner.refusals[-1]}")
