@@ -29,6 +29,18 @@ def private_home(tmp_path, monkeypatch):
 
 
 @pytest.fixture
+def tables():
+    """Hosted tables on the loopback interface (tests/hosted_table.py), closed after the test:
+    `tables(game, players, settings, ...)` makes one."""
+    from hosted_table import Table
+
+    made: list[Table] = []
+    yield lambda *args, **kwargs: made.append(Table(*args, **kwargs)) or made[-1]
+    for table in made:
+        table.close()
+
+
+@pytest.fixture
 def coming_game():
     """A game package that so far only describes itself (as each game did before its rules
     were built): listed on the menu as coming, refused by play and selfplay."""

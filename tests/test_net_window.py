@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_net import Table
+from hosted_table import Table
 from window_driver import button_named, click_on, press
 
 from simulator.core.errors import IllegalAction
@@ -24,14 +24,6 @@ from simulator.net.protocol import encode
 
 pytestmark = pytest.mark.gui
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def tables():
-    made: list[Table] = []
-    yield lambda *args, **kwargs: made.append(Table(*args, **kwargs)) or made[-1]
-    for table in made:
-        table.close()
 
 
 @pytest.fixture

@@ -75,7 +75,7 @@ class GameScreen(Screen):
         self.panel = shapes.RoundedRectangle(0, 0, self.panel_width, 10, radius=12, segments=8, color=theme.PANEL,
                                              batch=self.batch, group=MIDDLE)
         self.heading = label(self.info.title, size=26, batch=self.batch, group=FRONT, bold=True, serif=True,
-                             color=(236, 206, 150, 255))
+                             color=theme.HEADING)
         context = ViewContext(controller, self.toast, lambda: self.viewer, window)
         self.view: GameView = view_class_of(controller.game)(context)
         self.seat_names: list = []

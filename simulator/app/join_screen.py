@@ -30,7 +30,7 @@ class JoinScreen(Screen):
         super().__init__(window)
         self.app = app
         self.heading = label("Join a game", size=30, batch=self.batch, group=FRONT, anchor_x="center",
-                             bold=True, serif=True, color=(236, 206, 150, 255))
+                             bold=True, serif=True, color=theme.HEADING)
         self.explained = label("The host's machine prints its address and a code for each seat "
                                "(bandu-sim host GAME --players remote,...).", size=12,
                                batch=self.batch, group=FRONT, color=theme.TEXT_DIM, multiline=True,

@@ -35,7 +35,7 @@ class MenuScreen(Screen):
         super().__init__(window)
         self.app = app
         self.heading = label("bandu-sim", size=40, batch=self.batch, group=FRONT, anchor_x="center",
-                             bold=True, serif=True, color=(236, 206, 150, 255))
+                             bold=True, serif=True, color=theme.HEADING)
         self.subtitle = label("wooden board games", size=15, batch=self.batch, group=FRONT,
                               anchor_x="center", color=theme.TEXT_DIM)
         # button, blurb label, the blurb's text, the player counts said after it

@@ -82,11 +82,6 @@ class RemoteGameScreen(GameScreen):
             return f"Waiting for {seat_name(player)} at another machine{dots}"
         return super()._status()
 
-    def _move_line(self, entry: Any) -> str:
-        if entry.action == "" and entry.player >= 0:       # the host's log hides what was hidden
-            return f"{self.info.seat_name(entry.player)} moved"
-        return super()._move_line(entry)
-
     def undo(self) -> None:
         self.toast.show("moves are not taken back in a game across machines", error=True)
 

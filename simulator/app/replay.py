@@ -169,7 +169,7 @@ class ReplayScreen(Screen):
         self.panel = shapes.RoundedRectangle(0, 0, self.panel_width, 10, radius=12, segments=8, color=theme.PANEL,
                                              batch=self.batch, group=MIDDLE)
         self.heading = label(self.info.title, size=26, batch=self.batch, group=FRONT, bold=True, serif=True,
-                             color=(236, 206, 150, 255))
+                             color=theme.HEADING)
         self.subtitle = label("Replay", size=12, batch=self.batch, group=FRONT, color=theme.TEXT_DIM)
         self.turn_marker = shapes.RoundedRectangle(0, 0, self.panel_width - 24, 52, radius=8, segments=6,
                                                    color=(214, 160, 72, 70), batch=self.batch, group=MIDDLE)

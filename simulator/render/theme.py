@@ -9,6 +9,7 @@ PANEL = (24, 26, 24, 215)
 PANEL_LIGHT = (250, 244, 232, 255)
 TEXT = (240, 236, 226, 255)
 TEXT_DIM = (185, 180, 168, 255)
+HEADING = (236, 206, 150, 255)      # a screen's title (the menu, a game, join, replay)
 TEXT_DARK = (40, 32, 24, 255)
 ACCENT = (214, 160, 72)            # brass
 ACCENT_HOVER = (238, 184, 96)
