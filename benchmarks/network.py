@@ -1,5 +1,6 @@
 """Play across machines on the loopback interface, in one run: the latency of a move (from a
-joiner sending it to the table that shows it at every joiner and a watcher), then a load test
+joiner sending it to the table that shows it at every joiner and a watcher), a Bandu
+placement's frames at the joiners against the host's own playback, then a load test
 of one host serving scripted joiners in processes of their own (the flat games, then Bandu
 tables at once), with the host process's CPU time and memory.
 
@@ -78,6 +79,69 @@ def latency(moves: int) -> dict[str, Any]:
             "max_ms": round(max(seconds) * 1000, 2)}
 
 
+def placement_frames(games: int, timeout: float) -> dict[str, Any]:
+    """Bandu placements judged at a host and played back at its two joiners from the frames it
+    sends: per placement and joiner, how much later the joiner's playback starts than the
+    host's own (which starts at the first frame its physics publishes, as its window shows it),
+    and the share of frames that arrived after the joiner's playback needed them (a stall)."""
+    offsets: list[float] = []
+    frames = late = missing = placements = 0
+    for number in range(games):
+        controller = TurnController("bandu", {"reserve": 12}, [Seat(PERSON), Seat(PERSON)], seed=number)
+        host = Host(controller, [0, 1])
+        address = host.start()
+        arrivals: list[dict[int, list[tuple[float, float]]]] = [{}, {}]   # ply: (frame's t, came)
+
+        def keeper(seat: int) -> Any:
+            def keep(message: dict[str, Any]) -> None:
+                if message.get("type") == "frames":
+                    came = time.monotonic()
+                    arrivals[seat].setdefault(message["ply"], []).extend(
+                        (float(t), came) for t, _ in message["frames"])
+            return keep
+
+        joiners = [Joiner(address, host.codes[seat], on_message=keeper(seat)) for seat in (0, 1)]
+        players = [threading.Thread(target=play_to_the_end, args=(joiner, 10 * number + seat),
+                                    kwargs={"timeout": timeout}) for seat, joiner in enumerate(joiners)]
+        for player in players:
+            player.start()
+        host_first: dict[int, float] = {}       # ply: when the host's playback could start
+        deadline = time.monotonic() + timeout
+        try:
+            while not controller.is_over() and time.monotonic() < deadline:
+                host.step()
+                timeline = getattr(controller.outcome_in_progress(), "timeline", None)
+                if timeline is not None and len(timeline) and controller.ply() not in host_first:
+                    host_first[controller.ply()] = time.monotonic()
+                time.sleep(0.002)
+            for _ in range(100):                # the last frames and tables out
+                host.step()
+                time.sleep(0.01)
+        finally:
+            for player in players:
+                player.join(timeout=timeout)
+            for joiner in joiners:
+                joiner.close()
+            host.close()
+            controller.close()
+        for ply, first in host_first.items():
+            placements += 1
+            for seat in (0, 1):
+                got = arrivals[seat].get(ply)
+                if not got:
+                    missing += 1
+                    continue
+                start = got[0][1]                  # the joiner's playback starts at its first frames
+                offsets.append(start - first)
+                frames += len(got)
+                late += sum(came > start + t + 0.001 for t, came in got)
+    return {"placements": placements, "joiner_playbacks": len(offsets), "missing": missing,
+            "start_after_host_median_ms": round(statistics.median(offsets) * 1000, 2),
+            "start_after_host_p99_ms": round(_percentile(offsets, 0.99) * 1000, 2),
+            "start_after_host_max_ms": round(max(offsets) * 1000, 2),
+            "frames": frames, "frames_late_for_playback": late}
+
+
 def _joiner_process(tasks: Any, results: Any, timeout: float) -> None:
     """A scripted player in a process of its own: plays each (address, code, seed) it is given."""
     while True:
@@ -112,7 +176,8 @@ def _serve_games(game: str, remote: int, settings: dict[str, Any], games: int, q
 
 
 def load(tables: list[tuple[str, int, dict[str, Any]]], games: int, timeout: float) -> dict[str, Any]:
-    """Every table served at once by this process; its CPU time and memory over the run."""
+    """Every table served at once by this process; its CPU time and memory over the run, and
+    those of the referee processes its tables started (Bandu's physics)."""
     context = multiprocessing.get_context("spawn")
     results = context.Queue()
     queues, workers = [], []
@@ -124,6 +189,7 @@ def load(tables: list[tuple[str, int, dict[str, Any]]], games: int, timeout: flo
             worker.start()
             workers.append(worker)
     before, started = resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
+    children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     ended: list[bool] = []
     threads = [threading.Thread(target=_serve_games, args=(game, remote, settings, games, table_queues,
                                                            1000 * k, ended))
@@ -134,6 +200,9 @@ def load(tables: list[tuple[str, int, dict[str, Any]]], games: int, timeout: flo
         thread.join()
     wall = time.monotonic() - started
     after = resource.getrusage(resource.RUSAGE_SELF)
+    # the host's child processes that ended with their tables (Bandu's physics referees); the
+    # joiners' processes are still running, so not among them
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     for table_queues in queues:
         for queue in table_queues:
             queue.put(None)
@@ -145,7 +214,10 @@ def load(tables: list[tuple[str, int, dict[str, Any]]], games: int, timeout: flo
             "games_over": sum(ended), "players_finished": sum(bool(r["over"]) for r in played),
             "moves_by_joiners": sum(int(r["moves"]) for r in played),
             "wall_s": round(wall, 1), "host_cpu_s": round(cpu, 1),
-            "host_cpu_share": round(cpu / wall, 2), "host_max_rss_mb": round(after.ru_maxrss / 1024, 1)}
+            "host_cpu_share": round(cpu / wall, 2), "host_max_rss_mb": round(after.ru_maxrss / 1024, 1),
+            "referee_processes_cpu_s": round((children.ru_utime - children_before.ru_utime)
+                                             + (children.ru_stime - children_before.ru_stime), 1),
+            "largest_referee_rss_mb": round(children.ru_maxrss / 1024, 1)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -154,9 +226,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=5,
                         help="games each flat table plays in turn (4 tables, 8 joiners: 20 games)")
     parser.add_argument("--bandu-tables", type=int, default=4, help="Bandu tables served at once")
+    parser.add_argument("--placement-games", type=int, default=4,
+                        help="Bandu games whose placements' frames are timed at two joiners")
     parser.add_argument("--timeout", type=float, default=600.0, help="a game's limit, seconds")
     args = parser.parse_args(argv)
     figures = {"latency": latency(args.moves),
+               "placement_frames": placement_frames(args.placement_games, args.timeout),
                "flat_games": load(list(FLAT_TABLES), args.games, args.timeout),
                "bandu": load([("bandu", 2, {"reserve": 12})] * args.bandu_tables, 1, args.timeout)}
     print(json.dumps(figures, indent=1))

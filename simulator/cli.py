@@ -28,6 +28,7 @@ from simulator.core.command_kit import (
 from simulator.core.errors import InvalidArgument, SimulatorError, UsageError
 from simulator.core.text import printable
 from simulator.net.host_command import add_commands as add_network_commands
+from simulator.net.protocol import LOOPBACK
 
 
 class _Parser(argparse.ArgumentParser):
@@ -59,8 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                 "(the menu when none is given)")
     play.add_argument("--players", default=None, metavar="A,B,...",
                       help="start GAME at once with these players: person (someone at this "
-                           "machine), random, or the game's computer players as selfplay spells "
-                           f"them ({computer_players})")
+                           "machine), remote (a person at another machine: the window hosts the "
+                           "game and shows the join codes), random, or the game's computer "
+                           f"players as selfplay spells them ({computer_players})")
     play.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                       help="with --players: a game setting, e.g. width=7 or start=classic (repeatable)")
     play.add_argument("--load", metavar="FILE", help="open a saved game")
@@ -69,6 +71,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--volume", type=bounded_int(0, 100), default=80, metavar="PERCENT",
                       help="the sound's volume, 0 (silent) to 100 (Ctrl+M mutes, Ctrl+Up and "
                            "Ctrl+Down change it in the window); default 80")
+    play.add_argument("--bind", default=LOOPBACK, metavar="ADDRESS",
+                      help="where a game hosted in the window listens for joiners (default "
+                           "127.0.0.1: this machine only; 0.0.0.0 for every network it is on)")
+    play.add_argument("--port", type=bounded_int(0, 65535), default=0,
+                      help="the port of a game hosted in the window (default: a free one)")
 
     selfplay = sub.add_parser("selfplay", help="computer against computer, many games")
     selfplay.add_argument("game")
@@ -111,7 +118,7 @@ def _cmd_play(args) -> int:
     players = None if args.players is None else players_of(args.players)
     settings = parse_settings(args.setting)
     return run_app(game=args.game, load=args.load, width=args.size, players=players,
-                   settings=settings, volume=args.volume / 100)
+                   settings=settings, volume=args.volume / 100, hosting=(args.bind, args.port))
 
 
 def _cmd_join(args) -> int:

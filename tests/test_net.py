@@ -20,7 +20,7 @@ import pytest
 from simulator.core.controller import TurnController
 from simulator.core.state import OUTCOME
 from simulator.net import codes
-from simulator.net.joiner import Joiner, JoinError
+from simulator.net.joiner import Joiner, JoinError, join_line
 from simulator.net.protocol import FROM_JOINER, VERSION, ProtocolError, RateLimit, decode, encode
 from simulator.net.scripted import play_to_the_end, random_move
 
@@ -162,7 +162,8 @@ def test_a_dropped_joiner_is_waited_for_and_rejoins_to_the_table_as_it_is(tables
     rng = __import__("random").Random(5)
     for _ in range(4):
         for joiner in (black, white):                 # both see the newest table first
-            assert joiner.wait_until(lambda j: j.table is not None and j.table["ply"] == table.controller.ply())
+            assert joiner.wait_until(lambda j: j.table is not None and not j.table["paused"]
+                                     and j.table["ply"] == table.controller.ply())
         mover = black if black.my_turn() else white
         assert mover.wait_until(lambda j: j.my_turn())
         ply = mover.table["ply"]
@@ -382,3 +383,20 @@ def test_a_table_held_for_a_playback_never_overtakes_a_newer_one():
     assert game.table_ply == 4
     game.poll()
     assert game.table_ply == 4                # and stays there
+
+
+def test_a_hosts_join_line_is_read_whole_or_as_address_and_code():
+    assert join_line("White: bandu-sim join 127.0.0.1:41873 K7QM-2XHV-9TCE-WRNP") == \
+        ("127.0.0.1:41873", "K7QM-2XHV-9TCE-WRNP")
+    assert join_line(" 10.0.0.2:8765  K7QM2XHV9TCEWRNP\n") == ("10.0.0.2:8765", "K7QM2XHV9TCEWRNP")
+    assert join_line("bandu-sim join 127.0.0.1 K7QM-2XHV") is None        # no port
+    assert join_line("hello there") is None and join_line("") is None
+
+
+def test_nothing_moves_before_every_remote_seat_has_joined(tables):
+    table = tables("tanbo", ["mcts:easy", "remote"], {"size": 7})
+    time.sleep(1.0)                                   # the computer would have moved by now
+    assert table.controller.ply() == 0 and table.controller.paused
+    white = table.join(1)
+    assert white.wait_until(lambda j: j.table is not None and j.table["ply"] >= 1)
+    assert table.controller.paused is None

@@ -100,6 +100,11 @@ def test_a_move_the_rules_refuse_is_said_at_once_and_one_the_host_refuses_when_i
 def test_a_remote_seat_away_is_waited_for_and_a_dropped_line_is_rejoined(window, tables):
     table = tables("tanbo", ["remote", "remote"], {"size": 7})
     screen = joined(window, table)
+    window.pump(2)
+    assert screen.status.text.startswith("The host paused the game: waiting for every player")
+    white = table.join(1)                                 # White comes, and goes again
+    assert white.wait_until(lambda j: j.table is not None and not j.table["paused"])
+    white.close()
     own_move(window, screen, random.Random(6))
     pump_until(window, lambda: screen.controller.ply() == 1)
     window.pump(2)

@@ -59,6 +59,7 @@ COMMON_KEYS = (
 
 class GameScreen(Screen):
     title = "game"
+    screen_keys: tuple[tuple[str, str], ...] = COMMON_KEYS     # the help's keys after the game's own
 
     def __init__(self, window: Any, app: Any, controller: TurnController) -> None:
         super().__init__(window)
@@ -109,7 +110,7 @@ class GameScreen(Screen):
 
         own = {k for k, _ in self.view.controls}         # a game's own meaning of a key wins
         keys = "\n".join(f"{k:<14} {v}" for k, v in (*self.view.controls,
-                                                        *(c for c in COMMON_KEYS if c[0] not in own)))
+                                                        *(c for c in self.screen_keys if c[0] not in own)))
         self.help = self._overlay(f"{self.info.title}: keys and rules",
                                   f"KEYS\n{keys}\n\nRULES IN SHORT\n{self.view.rules_summary}", width=720)
         self.help.body.font_name = ["DejaVu Sans Mono", "monospace"]
@@ -334,6 +335,10 @@ class GameScreen(Screen):
             return f"{seat_name(player)} to move. {self.view.prompt()}".strip()
         return f"{seat_name(player)} {self.info.seat_verb(player, 'is', 'are')} {self.view.computer_doing}{dots}"
 
+    def who_plays(self, seat: int) -> str:
+        """Who plays the seat, as its row in the panel says it."""
+        return self.controller.who_plays(seat)
+
     def _refresh_panel(self) -> None:
         controller = self.controller
         player = controller.current_player()
@@ -341,8 +346,8 @@ class GameScreen(Screen):
         for seat, (name, detail) in enumerate(zip(self.seat_names, self.seat_details, strict=True)):
             text = self.info.seat_name(seat)
             if self.compact and controller.seats[seat].is_computer:
-                text += f" · {controller.who_plays(seat).removeprefix('Computer, ')}"
-            line = " · ".join(filter(None, [controller.who_plays(seat),
+                text += f" · {self.who_plays(seat).removeprefix('Computer, ')}"
+            line = " · ".join(filter(None, [self.who_plays(seat),
                                             "" if private else self.view.seat_detail(seat)]))
             if self._seat_texts[seat] != (text, line):   # cut to fit only when they change:
                 self._seat_texts[seat] = (text, line)     # a cut text differs from what was asked

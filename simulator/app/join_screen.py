@@ -1,5 +1,6 @@
 """The screen that joins a game hosted at another machine: two text fields, the host's address
-and the seat's code (both printed by `bandu-sim host`), and Join and Back. Keys: Tab and
+and the seat's code (both shown by the host's window or printed by `bandu-sim host`; pasting a
+whole join line fills both), and Join and Back. Keys: Tab and
 Shift+Tab go between the fields and the buttons, Enter joins, Esc goes back. The connection is
 made off the window's thread; a wrong address or code is said in one line on this screen.
 """
@@ -14,6 +15,7 @@ from pyglet.window import key, mouse
 
 from simulator.core.errors import SimulatorError
 from simulator.core.text import printable
+from simulator.net.joiner import join_line
 from simulator.render import theme
 from simulator.render.screen import Screen
 from simulator.render.text_field import TextField
@@ -31,8 +33,9 @@ class JoinScreen(Screen):
         self.app = app
         self.heading = label("Join a game", size=30, batch=self.batch, group=FRONT, anchor_x="center",
                              bold=True, serif=True, color=theme.HEADING)
-        self.explained = label("The host's machine prints its address and a code for each seat "
-                               "(bandu-sim host GAME --players remote,...).", size=12,
+        self.explained = label("The host shows its address and a code for each seat (a seat "
+                               "chosen Remote in the new-game screen, or bandu-sim host). Paste "
+                               "the host's whole join line, or type them.", size=12,
                                batch=self.batch, group=FRONT, color=theme.TEXT_DIM, multiline=True,
                                width=FIELD_WIDTH + 120, anchor_y="top")
         self.address_label = label("Address", size=13, batch=self.batch, group=FRONT, anchor_x="right",
@@ -171,6 +174,13 @@ class JoinScreen(Screen):
             return None
         paste = getattr(self.window, "get_clipboard_text", None)      # pyglet's window has it
         clipboard = paste() if motion == key.MOTION_PASTE and paste is not None else ""
+        pasted = join_line(clipboard) if clipboard else None
+        if pasted is not None:                 # a host's whole join line: both fields at once
+            self.address.set_text(pasted[0])
+            self.code.set_text(pasted[1])
+            self.focus_field(None)
+            self.focus.move_to(self.join_button)
+            return EVENT_HANDLED
         self.focused_field.move(motion, clipboard)
         return EVENT_HANDLED
 

@@ -20,6 +20,8 @@ from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
 from simulator.core.errors import SaveError, SettingsError, SimulatorError, UsageError
 from simulator.core.text import printable
 from simulator.core.workers import SearchPool
+from simulator.net.protocol import LOOPBACK
+from simulator.net.seats import is_remote, remote_seats
 
 if TYPE_CHECKING:
     from simulator.net.remote_game import RemoteGame
@@ -44,6 +46,8 @@ class App:
     def __init__(self, window: Any) -> None:
         self.window = window
         self._search_pool: SearchPool | None = None
+        # where a game hosted in this window listens (bandu-sim play --bind, --port)
+        self.hosting_address: tuple[str, int] = (LOOPBACK, 0)
         self._last_saves: dict[int, tuple[int, Path]] = {}   # controller -> (version, path)
         # each game's work ahead (Game.warm_up), a step a frame while the menu shows: a game
         # then opens at once
@@ -116,9 +120,7 @@ class App:
         from simulator.core.cores import usable_cores
         from simulator.core.save_check import BackgroundCheck
 
-        live = registry.get_app(controller.game).live_resolver
-        # physics results are shown as they happen
-        controller.show_outcomes_live(live() if live is not None else None)
+        self._show_live(controller)
         self.window.reset(MenuScreen(self.window, self))
         screen = GameScreen(self.window, self, controller)
         if controller.results_to_check is not None:
@@ -129,6 +131,34 @@ class App:
         self.window.push(screen)
         if controller.load_notice:           # a loaded save's settings or results, explained
             self.window.top.toast.show(controller.load_notice, seconds=8.0)
+
+    @staticmethod
+    def _show_live(controller: TurnController) -> None:
+        """Physics results shown as they happen (the game's live resolver)."""
+        live = registry.get_app(controller.game).live_resolver
+        controller.show_outcomes_live(live() if live is not None else None)
+
+    def _host_game(self, controller: TurnController, remote: list[int]) -> bool:
+        """Show a game this window hosts for the people of its `remote` seats (app/hosting_screen.py):
+        it listens at `hosting_address`; a port taken or an address not of this machine is said
+        on the current screen. True when shown."""
+        from simulator.app.hosting_screen import HostingGameScreen
+        from simulator.app.menu import MenuScreen
+        from simulator.net.host import Host
+
+        self._show_live(controller)
+        bind, port = self.hosting_address
+        try:
+            host = Host(controller, remote, bind=bind, port=port, live=False)
+            host.start()
+        except (OSError, SimulatorError) as error:
+            controller.close()
+            reason = getattr(error, "strerror", None) or str(error)
+            self.toast(f"cannot host at {bind}:{port}: {reason}", error=True)
+            return False
+        self.window.reset(MenuScreen(self.window, self))
+        self.window.push(HostingGameScreen(self.window, self, controller, host))
+        return True
 
     def join_game(self, address: str, code: str) -> None:
         """Join a seat of a game hosted at another machine and show it; a wrong address or
@@ -159,10 +189,17 @@ class App:
         self.toast(reason, error=True)
 
     # --- games ------------------------------------------------------------------------------------
-    def start_game(self, game: str, settings: dict, seats: list[Seat], seed: int | None = None) -> bool:
+    def start_game(self, game: str, settings: dict, seats: list[Seat], seed: int | None = None,
+                   remote: list[int] | None = None) -> bool:
         """Start a game and show it; settings the game refuses (a first player beyond the seats,
-        a solo game of three) are said on the current screen, which stays. True when started."""
+        a solo game of three) are said on the current screen, which stays. `remote`: the seats
+        of people at other machines; the game is then hosted here. True when started."""
         seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        info = registry.get_game(game).info
+        if remote and info.hidden_information and len(remote) + sum(s.is_computer for s in seats) == len(seats):
+            self.toast(f"{info.title} hides hands: a game hosted in the window needs a person at "
+                       "this machine (bandu-sim host serves one with nobody here)", error=True)
+            return False
         try:
             controller = TurnController(game, settings, seats, seed=seed,
                                         autosave_path=storage.new_autosave_path(game),
@@ -172,6 +209,8 @@ class App:
             return False
         storage.prune_autosaves()        # the new game's autosave is written at its first move
         storage.remove_stale_temporaries()
+        if remote:
+            return self._host_game(controller, remote)
         self._show_game(controller)
         return True
 
@@ -281,15 +320,17 @@ def _work_ahead(window: Any) -> Iterator[None]:
 
 def seats_for(game: str, players: list[str], settings: dict[str, Any]) -> list[Seat]:
     """The seats of `bandu-sim play GAME --players A,B,...`: 'person' (someone at this machine),
-    'random', or the game's computer players as selfplay spells them ('mcts:strong'). The game,
+    'remote' (a person at another machine: the window hosts the game), 'random', or the game's
+    computer players as selfplay spells them ('mcts:strong'). The game,
     the settings, the number of players and every name are checked first, as selfplay checks
     them; bad input raises SettingsError with one line."""
     from simulator.selfplay import check_selfplay, is_person
 
-    info = check_selfplay(game, players, settings, people=True)
+    # a remote seat is checked as a person's (it is one, at another machine)
+    info = check_selfplay(game, ["person" if is_remote(p) else p for p in players], settings, people=True)
     seats = []
     for spec in players:
-        if is_person(spec):
+        if is_person(spec) or is_remote(spec):     # a remote person's seat is a person's
             seats.append(Seat(PERSON))
             continue
         kind, level = parse_agent_spec(spec)
@@ -302,11 +343,13 @@ def seats_for(game: str, players: list[str], settings: dict[str, Any]) -> list[S
 def build_app(game: str | None = None, load: str | None = None, width: int | None = None,
               visible: bool = True, players: list[str] | None = None,
               settings: dict[str, Any] | None = None, volume: float = 0.8,
-              join: tuple[str, str] | None = None) -> tuple[Any, App]:
+              join: tuple[str, str] | None = None,
+              hosting: tuple[str, int] = (LOOPBACK, 0)) -> tuple[Any, App]:
     """Create the window and show the first screen; returns (window, app). With `players`
-    (and `settings`), GAME starts at once, skipping the new-game screen; with `join`
-    (ADDRESS, CODE), the seat of a game hosted elsewhere, joined before the window opens.
-    Everything is checked before the window opens; bad input raises SimulatorError."""
+    (and `settings`), GAME starts at once, skipping the new-game screen (hosted at `hosting`,
+    (ADDRESS, PORT), when a player is remote); with `join` (ADDRESS, CODE), the seat of a game
+    hosted elsewhere, joined before the window opens. Everything is checked before the window
+    opens; bad input raises SimulatorError."""
     settings = dict(settings or {})
     if join is not None and (game is not None or load is not None or players is not None):
         raise UsageError("join opens the host's game: give no game, --load or --players")
@@ -342,6 +385,7 @@ def build_app(game: str | None = None, load: str | None = None, width: int | Non
             remote.close()                   # the seat waits for its next join
         raise
     app = App(window)
+    app.hosting_address = hosting
     app.show_menu()
     if remote is not None:
         app.show_remote_game(remote)
@@ -354,8 +398,8 @@ def build_app(game: str | None = None, load: str | None = None, width: int | Non
             raise
         controller.autosave_path = autosave_for(controller, Path(load))
         app._show_game(controller, printable(Path(load).name, 80))
-    elif game is not None and seats is not None:
-        app.start_game(registry.get_game(game).name, settings, seats)
+    elif game is not None and seats is not None and players is not None:
+        app.start_game(registry.get_game(game).name, settings, seats, remote=remote_seats(players))
     elif game is not None:
         app.open_new_game(game)
     return window, app
@@ -376,9 +420,10 @@ def _open_window(width: int | None, visible: bool, volume: float) -> Any:
 
 def run_app(game: str | None = None, load: str | None = None, width: int | None = None,
             players: list[str] | None = None, settings: dict[str, Any] | None = None,
-            volume: float = 0.8, join: tuple[str, str] | None = None) -> int:
+            volume: float = 0.8, join: tuple[str, str] | None = None,
+            hosting: tuple[str, int] = (LOOPBACK, 0)) -> int:
     _, app = build_app(game, load, width, players=players, settings=settings, volume=volume,
-                       join=join)
+                       join=join, hosting=hosting)
     import pyglet
 
     try:

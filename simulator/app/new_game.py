@@ -1,5 +1,7 @@
 """The new-game screen, built from the game's own description: how many players, who sits in
-each seat (a person, or the computer at any strength the game offers), and the game's settings.
+each seat (a person here, a person at another machine, or the computer at any strength the game
+offers), and the game's settings. A seat played at another machine makes Start host the game:
+the window shows each such seat's join code (app/hosting_screen.py).
 
 A choice that pins another setting (a classic start played on one board size only) selects it and locks
 the other options of that row, so what looks chosen is what starts. Up to four seats get a row of
@@ -24,11 +26,14 @@ from simulator.core import registry
 from simulator.core.controller import COMPUTER, PERSON, Seat
 from simulator.render import theme
 from simulator.render.screen import NAVIGATION_KEYS, Screen
-from simulator.render.widgets import FRONT, Button, fit_width, label
+from simulator.render.widgets import FRONT, Button, fit_lines, fit_width, label
 
 ROW_SEATS = 4            # up to this many seats, each seat is a row of option buttons
 BUTTONS_TOP = 92         # rows end above Start and Back
 SCROLL_STEP = 44.0       # one row of option buttons
+PERSON_HERE, REMOTE_PERSON = 0, 1     # the first two options of a seat; the computers follow
+FIRST_COMPUTER = 2
+REMOTE_NOTE = "Remote: a person at another machine"
 
 
 def _option_width(setting: registry.Setting) -> float:
@@ -129,9 +134,10 @@ class NewGameScreen(Screen):
                            color=theme.TEXT_DIM)
         self.strengths = list(self.game.strengths.values())
         many = len(self.strengths) >= 3
-        self.seat_options = ["Person"] + [s.label if many else f"Computer: {s.label}" for s in self.strengths]
+        self.seat_options = ["Person", "Remote"] + [s.label if many else f"Computer: {s.label}"
+                                                    for s in self.strengths]
         if len(self.strengths) == 1:             # one level (a computer that only rolls dice): no name
-            self.seat_options[1] = "Computer"
+            self.seat_options[FIRST_COMPUTER] = "Computer"
         if not self.strengths:
             self.seat_options.append("Computer")
         counts = self.info.counts()
@@ -142,9 +148,10 @@ class NewGameScreen(Screen):
         self.count_row.set_visible(len(counts) > 1)
         self.seat_rows: list[_ChoiceRow] = []
         self.seat_buttons: list[_SeatButton] = []
-        self.computer_note = label("", size=11, batch=self.batch, group=FRONT, color=theme.TEXT_DIM)
-        if many:
-            self.computer_note.text = ", ".join(s.label for s in self.strengths) + ": computer players"
+        computers = ", ".join(s.label for s in self.strengths) + ": computer players" if many else ""
+        self._note_parts = [part for part in (computers, REMOTE_NOTE) if part]
+        self.computer_note = label("", size=11, batch=self.batch, group=FRONT, color=theme.TEXT_DIM,
+                                   multiline=True, width=4000, anchor_y="top")
         self.setting_rows = [(setting, _ChoiceRow(self, setting.label, [c.label for c in setting.choices],
                                                   setting.default, _option_width(setting)))
                              for setting in self.info.settings]
@@ -213,9 +220,10 @@ class NewGameScreen(Screen):
         return self.counts[self.count_row.selected]
 
     def _default_option(self, seat: int) -> int:
-        if seat == 0 or len(self.seat_options) == 1:
-            return 0
-        return 1 + min(1, len(self.seat_options) - 2)
+        """A person in the first seat, the computer (its second level) in the others."""
+        if seat == 0:
+            return PERSON_HERE
+        return FIRST_COMPUTER + min(1, len(self.seat_options) - FIRST_COMPUTER - 1)
 
     def _build_seats(self) -> None:
         kept = self._seat_choices()
@@ -231,7 +239,10 @@ class NewGameScreen(Screen):
         choice = [kept[s] if s < len(kept) else self._default_option(s) for s in range(n)]
         self.buttons = list(self.count_row.options)
         if n <= ROW_SEATS:
-            self.seat_rows = [_ChoiceRow(self, self.info.seat_name(s), self.seat_options, choice[s])
+            # short options (Person, Remote, Easy ...) get narrower buttons: a row fits 800 px
+            width = 96 if all(len(option) <= 8 for option in self.seat_options) else 118
+            self.seat_rows = [_ChoiceRow(self, self.info.seat_name(s), self.seat_options, choice[s],
+                                         option_width=width)
                               for s in range(n)]        # each row adds its buttons
         else:
             self.seat_buttons = [_SeatButton(self, s, self.seat_options, choice[s]) for s in range(n)]
@@ -271,10 +282,11 @@ class NewGameScreen(Screen):
         chosen = self._seat_choices()
         seats = []
         for option in chosen:
-            if option == 0:
+            if option in (PERSON_HERE, REMOTE_PERSON):    # a remote person's seat is a person's
                 seats.append(Seat(PERSON))
             elif self.strengths:
-                seats.append(Seat(COMPUTER, f"{self.game.agent_prefix}:{self.strengths[option - 1].name}"))
+                seats.append(Seat(COMPUTER, f"{self.game.agent_prefix}:"
+                                            f"{self.strengths[option - FIRST_COMPUTER].name}"))
             else:
                 seats.append(Seat(COMPUTER, "random"))
         return seats
@@ -287,8 +299,12 @@ class NewGameScreen(Screen):
                 chosen.update(setting.choices[row.selected].kwargs)
         return chosen
 
+    def remote_seats(self) -> list[int]:
+        """The seats of people at other machines."""
+        return [seat for seat, option in enumerate(self._seat_choices()) if option == REMOTE_PERSON]
+
     def start_game(self) -> None:
-        if self.app.start_game(self.info.name, self.settings(), self.seats()):
+        if self.app.start_game(self.info.name, self.settings(), self.seats(), remote=self.remote_seats()):
             self._remember()                      # what the game took, not what it refused
 
     def layout(self, width: int, height: int) -> None:
@@ -328,9 +344,13 @@ class NewGameScreen(Screen):
                 button.place(x + (n % columns) * step, by)
                 button.set_visible(shown(by + button.height, by))
             y -= 36 * ((len(self.seat_buttons) + columns - 1) // columns) + 10
-        self.computer_note.position = (x + (0 if self.seat_buttons else captions), y + 2, 0)
-        self.computer_note.visible = shown(y + 14, y - 2)
-        y -= 24
+        # the note on one line where it fits, its parts on lines of their own where not
+        note_x = x + (0 if self.seat_buttons else captions)
+        fit_lines(self.computer_note, self._note_parts, x + row_width - note_x, lines=len(self._note_parts))
+        note_height = self.computer_note.content_height
+        self.computer_note.position = (note_x, y + 14, 0)
+        self.computer_note.visible = shown(y + 14, y + 14 - note_height)
+        y -= note_height + 8
         for _, row in self.setting_rows:
             if row.hidden:
                 row.set_visible(False)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from simulator.app.game_screen import GameScreen
+from simulator.app.game_screen import COMMON_KEYS, GameScreen
 from simulator.core.controller import TurnController
 from simulator.net.joiner import JoinError
 from simulator.net.remote_game import HOST_KEEPS_IT, RemoteGame
@@ -17,6 +17,7 @@ from simulator.net.remote_game import HOST_KEEPS_IT, RemoteGame
 
 class RemoteGameScreen(GameScreen):
     title = "remote game"
+    screen_keys = tuple(k for k in COMMON_KEYS if not k[0].startswith("Ctrl+Z"))   # no undo here
 
     def __init__(self, window: Any, app: Any, remote: RemoteGame) -> None:
         # the remote game answers the screen and the views as a turn controller does

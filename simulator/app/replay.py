@@ -132,7 +132,7 @@ class ReplayController(TurnController):
     def play_computer_moves(self, limit: int | None = None) -> int:
         return 0
 
-    def submit(self, action: Any) -> None:
+    def submit(self, action: Any, seat: int | None = None) -> None:
         raise IllegalAction("this is a replay: no move can be made here")
 
     def _record(self, player: int, action: Any) -> None:

@@ -56,6 +56,7 @@ MAX_TRIES = 3                     # a failing search or resolution, at one posit
 REPLAY_ERRORS = (IllegalAction, SettingsError, ValueError, TypeError, KeyError, IndexError,
                  AttributeError, RecursionError, OverflowError)
 PERSON, COMPUTER = "person", "computer"
+PLAYED_ELSEWHERE = "Person at another machine"     # who plays a seat in played_elsewhere
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,9 @@ class TurnController:
         self.load_notice: str | None = None        # what a person should know of a loaded save
         self.results_to_check: ResultsToCheck | None = None   # a save's, checked later (load)
         self.paused: str | None = None             # why nothing may move now (pause), or None
+        # the person's seats played at another machine (a host's remote seats): not this
+        # machine's people, their moves come through submit(action, seat); not saved
+        self.played_elsewhere: set[int] = set()
         self.computer_delay = computer_delay
         self._held_until = 0.0                     # no computer moves before (hold_computers)
         self.version = 0                           # bumps on every change, for views
@@ -169,7 +173,10 @@ class TurnController:
         return self.info.name
 
     def who_plays(self, seat: int) -> str:
-        """Who plays the seat, in the game's words: 'Computer, Strong', 'Person', a name."""
+        """Who plays the seat, in the game's words: 'Computer, Strong', 'Person', a name, or
+        a person at another machine."""
+        if seat in self.played_elsewhere:
+            return PLAYED_ELSEWHERE
         return self.seats[seat].describe(self.game.strengths)
 
     def hand_to_computer(self, seat: int, spec: str) -> None:
@@ -178,6 +185,7 @@ class TurnController:
         agent = self.game.make_agent(spec)
         self.seats[seat] = Seat(COMPUTER, spec)
         self.agents[seat] = agent
+        self.played_elsewhere.discard(seat)
         self.version += 1
 
     def current_player(self) -> int:
@@ -187,8 +195,9 @@ class TurnController:
         return self.state.is_terminal()
 
     def is_person_turn(self) -> bool:
+        """A person at this machine is to move (not a computer, not a seat played elsewhere)."""
         p = self.state.current_player()
-        return p >= 0 and not self.seats[p].is_computer
+        return p >= 0 and not self.seats[p].is_computer and p not in self.played_elsewhere
 
     def is_computer_thinking(self) -> bool:
         return self._pending is not None
@@ -222,7 +231,9 @@ class TurnController:
         return self._outcome
 
     def person_seats(self) -> list[int]:
-        return [seat for seat, s in enumerate(self.seats) if not s.is_computer]
+        """The seats of the people at this machine."""
+        return [seat for seat, s in enumerate(self.seats)
+                if not s.is_computer and seat not in self.played_elsewhere]
 
     def visible_state(self, viewer: int | None) -> GameState[Any]:
         """What a view may draw for `viewer` (a seat): the state without what that seat may not
@@ -268,8 +279,9 @@ class TurnController:
         self.version += 1
         self._last_change = time.monotonic()       # computers wait their delay from now
 
-    def submit(self, action: Action) -> None:
-        """A person's action from a view; raises IllegalAction with the reason."""
+    def submit(self, action: Action, seat: int | None = None) -> None:
+        """A person's action from a view, or with `seat` from the person of a seat played
+        elsewhere (a host's joiner); raises IllegalAction with the reason."""
         if self.paused is not None:
             raise IllegalAction(f"wait: {self.paused}")
         p = self.state.current_player()
@@ -277,6 +289,9 @@ class TurnController:
             raise IllegalAction("the game is over")
         if p < 0 or self.seats[p].is_computer:
             raise IllegalAction("it is not a person's turn")
+        if seat != p and (seat is not None or p in self.played_elsewhere):
+            raise IllegalAction("it is not your turn" if seat is not None
+                                else f"{self.info.seat_name(p)} plays at another machine")
         self._record(p, action)
 
     def _record(self, player: int, action: Action) -> None:
@@ -461,8 +476,11 @@ class TurnController:
         `seat`: only a move of that seat may be taken back (a person at a shared machine).
         Nothing while an outcome is being resolved: a view may already be showing it (a tower
         falling), and a move whose result has been seen cannot be taken back; but a move whose
-        result could not be worked out (`stuck`) can. Nothing while the game is paused."""
+        result could not be worked out (`stuck`) can. Nothing while the game is paused, nor in
+        a game played across machines (`played_elsewhere`)."""
         if self.paused is not None or (self.state.current_player() == OUTCOME and self.stuck is None):
+            return None
+        if self.played_elsewhere:        # across machines no move is taken back
             return None
         for index in range(len(self.history) - 1, -1, -1):
             entry = self.history[index]

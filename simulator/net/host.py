@@ -8,15 +8,21 @@ A remote seat is a person's seat whose moves come over the wire, opened by its j
 dropped connection, or from another window) takes the seat over. A remote seat left empty for
 `hand_over_after` seconds on its turn is handed to a computer player, if the host asked for it.
 
+The game waits until every remote seat has been joined once (or handed over): nobody plays
+before the table is full.
+
 The WebSocket server is the `websockets` package's threaded one: each connection is read on a
-thread of its own, and every touch of the controller holds the host's lock. `step()` advances
-what needs no person (chance, computers, outcomes) and sends the tables that changed; a host
-calls it a few dozen times a second (`run`).
+thread of its own, which checks the code, the size and the rate, and queues what it heard (a
+seat taken, a move, a goodbye). The controller is touched by one thread only, the one that calls
+`step()` (the headless host's `run`, or the hosting window's clock), and under the host's lock:
+`step()` plays the queued moves, advances what needs no person (chance, computers, outcomes)
+and sends the tables that changed.
 """
 
 from __future__ import annotations
 
 import contextlib
+import queue
 import threading
 import time
 from collections.abc import Iterable
@@ -47,6 +53,7 @@ RATE_REFUSAL = "too many messages: slow down"
 STALE_REFUSAL = "that move answers an earlier position: it was not played"
 FLOODED = 200                  # messages refused for the rate in a row: the connection is closed
 WATCHER = None                 # the seat a watch code opens: none
+WAITING_FOR_EVERYONE = "waiting for every player at another machine to join"
 
 
 @dataclass
@@ -74,7 +81,9 @@ class Host:
     `codes` maps a remote seat to its join code (new ones are drawn for the others; a resumed
     host passes the codes it had); `watch_code` lets watchers in (games without hidden
     information only). `bind` is the address to listen on (the loopback address unless asked),
-    `port` 0 picks a free one."""
+    `port` 0 picks a free one. `live`: resolve the referee's outcomes live here, their frames
+    sent (None: when the game has a referee; a window that shows them live already passes
+    False, its resolver kept)."""
 
     def __init__(self, controller: TurnController, remote: Iterable[int],
                  codes: dict[int, str] | None = None, watch_code: str | None = None,
@@ -92,6 +101,7 @@ class Host:
         for seat in self.remote:
             if not 0 <= seat < len(controller.seats) or controller.seats[seat].is_computer:
                 raise SimulatorError(f"seat {seat + 1} cannot be a remote person's seat here")
+        controller.played_elsewhere = set(self.remote)
         given = codes or {}
         self.codes = {seat: given.get(seat) or code_words.new_code() for seat in self.remote}
         self.watch_code = watch_code or code_words.new_code()
@@ -104,6 +114,12 @@ class Host:
         self.joined: list[_Joined] = []
         self.away_since: dict[int, float] = {seat: time.monotonic() for seat in self.remote}
         self.handed_over: list[int] = []
+        self.seated: set[int] = set()        # remote seats joined at least once
+        # what the connections' threads heard, for the stepping thread: (what, joined, ...)
+        self._heard: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+        self._wake = threading.Event()
+        if controller.paused is None and not controller.is_over():
+            controller.pause(WAITING_FOR_EVERYONE)
         self.messages_refused = 0
         self._outcome: Any = None            # the outcome whose frames go out, how many did,
         self._frames_sent = 0                # and whether its last went
@@ -128,14 +144,23 @@ class Host:
         return f"{self.bind}:{self.port}"
 
     def step(self) -> bool:
-        """Advance what needs no person and send the tables that changed; True when it changed."""
+        """Play what the joiners sent, advance what needs no person and send the tables that
+        changed; True when it changed. On one thread only: the controller's."""
         with self.lock:
+            self._wake.clear()
+            while True:
+                try:
+                    heard = self._heard.get_nowait()
+                except queue.Empty:
+                    break
+                self._act_on(*heard)
             before = self.controller.outcome_in_progress()
             changed = self.controller.poll()
             if before is not None:            # its last frames, though poll() just applied it
                 self._send_frames(before)
             self._send_frames(self.controller.outcome_in_progress())
             self._hand_over_the_absent()
+            self._start_when_everyone_came()
             if self.controller.version != self._sent_version:
                 self._send_tables()
                 changed = True
@@ -152,7 +177,7 @@ class Host:
                 over_at = over_at or time.monotonic()
                 if time.monotonic() - over_at >= linger_seconds:
                     return
-            time.sleep(poll_seconds)
+            self._wake.wait(poll_seconds)         # a joiner's message wakes it at once
 
     def close(self) -> None:
         with self.lock:
@@ -179,7 +204,7 @@ class Host:
                     return
                 if not joined.rate.allow():
                     refused_in_a_row += 1
-                    self._refuse(joined, RATE_REFUSAL)
+                    self._hear("refuse", joined, RATE_REFUSAL)
                     if refused_in_a_row >= FLOODED:
                         joined.send(encode("closed", reason="too many messages"))
                         return
@@ -188,7 +213,7 @@ class Host:
                 if not self._answer(joined, text):
                     return
         finally:
-            self._leave(joined)
+            self._hear("leave", joined)
 
     def _welcome(self, connection: ServerConnection) -> _Joined | None:
         """The hello: a code that opens a seat, or one line why not and the connection closed."""
@@ -208,18 +233,44 @@ class Host:
             return None
         self.doorkeeper.right(address)
         joined = _Joined(connection, seat if isinstance(seat, int) else WATCHER)
-        with self.lock:
-            for other in [j for j in self.joined if joined.seat is not None and j.seat == joined.seat]:
-                other.send(encode("closed", reason="this seat was joined again from elsewhere"))
-                with contextlib.suppress(Exception):
-                    other.connection.close()
-                self.joined.remove(other)
-            self.joined.append(joined)
-            if joined.seat is not None:
-                self.away_since.pop(joined.seat, None)
-            joined.send(self._welcome_message(joined.seat))
-            self._send_tables()
+        # the welcome at once (what it says does not change as the game goes, but who plays a
+        # seat handed over, a list read whole); the table follows from the stepping thread
+        joined.send(self._welcome_message(joined.seat))
+        self._hear("join", joined)
         return joined
+
+    def _hear(self, *heard: Any) -> None:
+        """Queue what a connection heard for the stepping thread, and wake it."""
+        self._heard.put(heard)
+        self._wake.set()
+
+    def _act_on(self, what: str, joined: _Joined, *rest: Any) -> None:
+        """What a connection heard, acted on by the stepping thread (under the lock)."""
+        if what == "join":
+            self._seat(joined)
+        elif what == "move":
+            self._move(joined, *rest)
+        elif what == "refuse":
+            self._refuse(joined, *rest)
+        else:
+            self._leave(joined)
+
+    def _seat(self, joined: _Joined) -> None:
+        if joined.seat in self.handed_over:        # handed over while the hello was on its way
+            joined.send(encode("closed", reason="the computer plays this seat now"))
+            with contextlib.suppress(Exception):
+                joined.connection.close()
+            return
+        for other in [j for j in self.joined if joined.seat is not None and j.seat == joined.seat]:
+            other.send(encode("closed", reason="this seat was joined again from elsewhere"))
+            with contextlib.suppress(Exception):
+                other.connection.close()
+            self.joined.remove(other)
+        self.joined.append(joined)
+        if joined.seat is not None:
+            self.away_since.pop(joined.seat, None)
+            self.seated.add(joined.seat)
+        self._send_tables()
 
     def _seat_of(self, code: str) -> int | bool | None:
         """The seat a code opens, None for the watch code, False for no code of this table."""
@@ -235,8 +286,8 @@ class Host:
         """Act on one message; False when the joiner said goodbye."""
         try:
             message = decode(text, FROM_JOINER, MAX_JOINER_MESSAGE_BYTES)
-        except ProtocolError as error:
-            self._refuse(joined, str(error))
+        except ProtocolError as error:           # answered in turn with its moves
+            self._hear("refuse", joined, str(error))
             return True
         kind = message["type"]
         if kind == "ping":
@@ -244,37 +295,36 @@ class Host:
         elif kind == "bye":
             return False
         elif kind == "hello":
-            self._refuse(joined, "you have joined already")
+            self._hear("refuse", joined, "you have joined already")
+        elif joined.seat is None:
+            self._hear("refuse", joined, "a watcher makes no moves")
         else:
-            self._move(joined, message["action"], message["ply"])
+            self._hear("move", joined, message["action"], message["ply"])
         return True
 
     def _move(self, joined: _Joined, notation: str, ply: int) -> None:
-        if joined.seat is None:
-            self._refuse(joined, "a watcher makes no moves")
+        controller = self.controller
+        if joined not in self.joined:           # taken over by a later join of the seat
             return
-        with self.lock:
-            controller = self.controller
-            if ply != controller.ply():       # sent twice, or sent before the last table came
-                self._refuse(joined, STALE_REFUSAL)
-                return
-            if controller.current_player() != joined.seat:
-                self._refuse(joined, "it is not your turn")
-                return
-            try:
-                controller.submit(controller.state.action_from_str(notation))
-            except (IllegalAction, ValueError) as error:
-                self._refuse(joined, str(error))
-                return
-            self._send_tables()
+        if ply != controller.ply():       # sent twice, or sent before the last table came
+            self._refuse(joined, STALE_REFUSAL)
+            return
+        if controller.current_player() != joined.seat:
+            self._refuse(joined, "it is not your turn")
+            return
+        try:
+            controller.submit(controller.state.action_from_str(notation), seat=joined.seat)
+        except (IllegalAction, ValueError) as error:
+            self._refuse(joined, str(error))
+            return
+        self._send_tables()
 
     def _leave(self, joined: _Joined) -> None:
-        with self.lock:
-            if joined in self.joined:
-                self.joined.remove(joined)
-                if joined.seat is not None and not any(j.seat == joined.seat for j in self.joined):
-                    self.away_since[joined.seat] = time.monotonic()
-                self._send_tables()
+        if joined in self.joined:
+            self.joined.remove(joined)
+            if joined.seat is not None and not any(j.seat == joined.seat for j in self.joined):
+                self.away_since[joined.seat] = time.monotonic()
+            self._send_tables()
 
     def _refuse(self, joined: _Joined, reason: str) -> None:
         self.messages_refused += 1
@@ -352,15 +402,41 @@ class Host:
             joined.send(message)
 
     # --- an empty seat ------------------------------------------------------------------------------
+    def waiting_for_everyone(self) -> bool:
+        """Is the game held until every remote seat has been joined once?"""
+        return self.controller.paused == WAITING_FOR_EVERYONE
+
+    def not_seated(self) -> list[int]:
+        """The remote seats nobody has joined yet (and the computer does not play)."""
+        return [seat for seat in self.remote if seat not in self.seated and seat not in self.handed_over]
+
+    def _start_when_everyone_came(self) -> None:
+        if self.waiting_for_everyone() and not self.not_seated():
+            self.controller.resume()
+
     def _hand_over_the_absent(self) -> None:
-        """A remote seat away this long on its turn goes to a computer player (if asked)."""
+        """A remote seat away this long on its turn (or never joined while the game waits for
+        it) goes to a computer player, if the host asked for it."""
         if self.hand_over_after is None:
             return
-        seat = self.controller.current_player()
-        since = self.away_since.get(seat)
-        if since is None or time.monotonic() - since < self.hand_over_after:
+        now = time.monotonic()
+        waited_for = self.not_seated() if self.waiting_for_everyone() else [self.controller.current_player()]
+        for seat in waited_for:
+            since = self.away_since.get(seat)
+            if since is not None and now - since >= self.hand_over_after:
+                self.hand_over(seat)
+
+    def hand_over(self, seat: int) -> None:
+        """The remote `seat` played by a computer player from now on (its usual level); a
+        joiner of it is told so and let go. Called on the stepping thread."""
+        if seat not in self.remote or seat in self.handed_over:
             return
         self.controller.hand_to_computer(seat, self.hand_over_to)
         self.handed_over.append(seat)
         self.away_since.pop(seat, None)
+        for joined in [j for j in self.joined if j.seat == seat]:
+            joined.send(encode("closed", reason="the host handed your seat to a computer player"))
+            with contextlib.suppress(Exception):
+                joined.connection.close()
+            self.joined.remove(joined)
 

@@ -26,11 +26,11 @@ from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
 from simulator.core.data_home import data_dir
 from simulator.core.errors import SaveError, SettingsError, UsageError
 from simulator.net.protocol import LOOPBACK
+from simulator.net.seats import is_remote
 
 if TYPE_CHECKING:
     from simulator.net.host import Host
 
-REMOTE = "remote"
 HOSTED_FILE = "hosted.json"       # the last hosted table: its autosave, codes and address
 
 
@@ -62,8 +62,8 @@ def seats_of(game: str, players: list[str]) -> tuple[list[Seat], list[int]]:
     rules = registry.get_game(game)
     seats, remote = [], []
     for seat, player in enumerate(players):
-        if player.lower() == REMOTE:
-            seats.append(Seat(PERSON, name=f"{rules.info.seat_name(seat)} (remote)"))
+        if is_remote(player):
+            seats.append(Seat(PERSON))
             remote.append(seat)
         elif player.lower() == "person":
             raise UsageError("a headless host has nobody at its machine: a person plays as remote")

@@ -38,6 +38,21 @@ def address_uri(address: str) -> str:
     return f"ws://{host}:{port}"
 
 
+def join_line(text: str) -> tuple[str, str] | None:
+    """The (address, code) of a join line as a host shows it ("Player 2: bandu-sim join
+    127.0.0.1:8765 K7QM-2XHV-9TCE-WRNP", or only the address and the code), or None."""
+    words = text.split()
+    for at, word in enumerate(words[:-1]):
+        try:
+            address_uri(word)
+        except JoinError:
+            continue
+        code = words[at + 1]
+        if len(code) >= 8:
+            return word, code
+    return None
+
+
 class Joiner:
     """One seat's (or a watcher's) connection to a host."""
 
@@ -143,8 +158,10 @@ class Joiner:
 
     # --- acting -------------------------------------------------------------------------------------
     def my_turn(self) -> bool:
+        """This seat is to move and may (the game is not held)."""
         table = self.table
-        return table is not None and not table["over"] and table["current"] == self.seat
+        return (table is not None and not table["over"] and table["current"] == self.seat
+                and not table.get("paused"))
 
     def move(self, notation: str) -> None:
         """Send a move for the position of the newest table."""

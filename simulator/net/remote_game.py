@@ -108,7 +108,7 @@ class RemoteGame:
         self._plays = [printable(str(seat.get("plays", "")), 60) for seat in described]
         self.remote_seats = [n for n, seat in enumerate(described) if seat.get("remote")]
         # the own seat goes by the game's name for it (a view says "Player 1"); the others as
-        # the host describes them ("Computer, Easy", "White (remote)")
+        # the host describes them ("Computer, Easy", "Person at another machine")
         self.seats = [Seat(PERSON) if n == self.seat
                       else Seat(PERSON, name=self._plays[n]) if n in self.remote_seats
                       else Seat(COMPUTER, name=self._plays[n]) for n in range(len(described))]

@@ -152,8 +152,11 @@ class AppWindow(pyglet.window.Window):
         return self.last_screenshot
 
     def pump(self, frames: int = 1, dt: float = 1.0 / FRAME_RATE) -> None:
-        """Process events, tick and draw `frames` times without the event loop (tests, tools)."""
+        """Process events, tick and draw `frames` times without the event loop (tests, tools).
+        Its own GL context first: what the events and the clock make (a screen, its batch)
+        belongs to this window, also in a process with two."""
         for _ in range(frames):
+            self.switch_to()
             self.dispatch_events()
             self._tick(dt)
             self.switch_to()

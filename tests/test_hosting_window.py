@@ -1,0 +1,226 @@
+"""The host's window: a seat chosen Remote in the new-game screen (or `remote` in `bandu-sim
+play --players`) makes Start host the game in the window; the join codes show, the game waits
+for every seat, a joiner's moves are played at the host and the host's moves reach the joiner,
+a seat left empty goes to the computer with Ctrl+T; and two windows on one machine, one hosting
+and one joined, play a whole Bandu game with every placement judged at the host and seen
+falling in both."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from window_driver import button_named, click_on, press
+
+from simulator.core.state import OUTCOME
+from simulator.net.joiner import Joiner, join_line
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def window(gui):
+    window, app = gui
+    yield window
+    window.switch_to()       # a second window may have been the last drawn
+    app.show_menu()          # closes a hosted game's screen: its joiners are told
+    window.pump(1)
+
+
+def keys():
+    """pyglet's key names (pyglet.window opens the display: imported once the tests have one)."""
+    from pyglet.window import key
+
+    return key
+
+
+def pump_until(windows, condition, timeout: float = 60.0) -> None:
+    windows = windows if isinstance(windows, list) else [windows]
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the windows never saw it"
+        for each in windows:
+            each.pump(1)
+        time.sleep(0.005)
+
+
+def hosted(window, game: str, seat_options: list[str], settings: dict | None = None):
+    """Start `game` from its new-game screen with these seat options ('Person', 'Remote', a
+    computer's label) and settings (name: the choice's label), as a person clicks them; the
+    hosting screen."""
+    app = window.top.app
+    app.open_new_game(game)
+    screen = window.top
+    count = str(len(seat_options))
+    if screen.count_row.options[screen.count_row.selected].text.text != count:
+        click_on(window, next(b for b in screen.count_row.options if b.text.text == count))
+    for row, option in zip(screen.seat_rows, seat_options, strict=True):
+        click_on(window, next(b for b in row.options if b.text.text == option))
+    for name, choice in (settings or {}).items():
+        row = next(r for s, r in screen.setting_rows if s.name == name)
+        click_on(window, next(b for b in row.options if b.text.text == choice))
+    click_on(window, screen.start)
+    hosting = window.top
+    assert hosting.title == "hosted game", window.top.toast.message
+    return hosting
+
+
+def joiner_of(screen, seat_name: str) -> Joiner:
+    """A joiner with the line the codes dialog shows for `seat_name`."""
+    lines = screen.codes.body.text.splitlines()
+    line = lines[lines.index(f"{seat_name}:") + 1]
+    found = join_line(line)
+    assert found is not None, line
+    return Joiner(*found)
+
+
+def test_a_remote_seat_hosts_the_game_shows_its_code_and_waits_for_it(window):
+    screen = hosted(window, "tanbo", ["Person", "Remote"], {"board": "7 x 7"})
+    host, controller = screen.host, screen.controller
+    assert screen.codes.visible and host.codes[1] in screen.codes.body.text
+    assert controller.played_elsewhere == {1} and controller.person_seats() == [0]
+    click_on(window, button_named(screen, "Close"))
+    window.pump(2)
+    assert screen.status.text.startswith("Waiting for White to join")
+    assert "not joined yet" in screen.seat_details[1].text
+    move = controller.state.random_action(random.Random(1))
+    assert not screen.view.submit(move)                      # nobody moves before the table is full
+    assert "waiting for every player" in screen.toast.message
+    white = joiner_of(screen, "White")
+    pump_until(window, lambda: white.table is not None and not white.table["paused"])
+    assert screen.view.submit(move)                          # Black, at the host's window
+    pump_until(window, lambda: white.my_turn())
+    assert white.log == [[0, controller.history[0].action]]
+    assert screen.status.text.startswith("Waiting for White at another machine")
+    with pytest.raises(Exception, match="another machine"):
+        controller.submit(controller.state.random_action(random.Random(2)))   # not the host's seat
+    state = controller.state.clone()
+    answer = state.action_to_str(state.random_action(random.Random(3)))
+    white.move(answer)
+    pump_until(window, lambda: controller.ply() == 2)
+    assert controller.history[1].action == answer
+    window.pump(2)
+    assert screen.move_log.lines[1] == f"2. White {answer}"
+    # no undo across machines; the Codes button has its place
+    assert button_named(screen, "Codes") and not controller.can_undo()
+    press(window, keys().U)
+    assert "not taken back" in screen.toast.message
+    # White's line drops: waited for on its turn, then handed to the computer with Ctrl+T
+    pump_until(window, controller.is_person_turn)
+    assert screen.view.submit(controller.state.random_action(random.Random(4)))
+    white.close()
+    pump_until(window, lambda: 1 in host.away_since and controller.current_player() == 1)
+    window.pump(2)
+    assert screen.status.text.startswith("Waiting for White (disconnected)")
+    press(window, keys().T, keys().MOD_CTRL)
+    assert controller.seats[1].is_computer and host.handed_over == [1]
+    pump_until(window, lambda: controller.ply() >= 4 or controller.is_over())
+
+
+def test_the_codes_copy_to_the_clipboard_and_a_pasted_line_fills_the_join_screen(window):
+    screen = hosted(window, "buddel_bande", ["Person", "Remote"])
+    copied: list[str] = []
+    window.set_clipboard_text = copied.append
+    click_on(window, button_named(screen, "Copy"))
+    assert copied and f"{screen.host.address} {screen.host.codes[1]}" in copied[0]
+    assert join_line(copied[0]) == (screen.host.address, screen.host.codes[1])
+
+
+def test_a_game_with_hidden_hands_needs_a_person_at_the_hosts_window(window):
+    app = window.top.app
+    app.open_new_game("bandida")
+    screen = window.top
+    click_on(window, next(b for b in screen.count_row.options if b.text.text == "2"))
+    for row in screen.seat_rows:
+        click_on(window, next(b for b in row.options if b.text.text == "Remote"))
+    click_on(window, screen.start)
+    assert window.top is screen and "needs a person at this machine" in screen.toast.message
+
+
+# --- two windows, one hosting, one joined -----------------------------------------------------------
+
+@pytest.fixture
+def second_window(gui):
+    from simulator.app.main import build_app
+
+    window, app = build_app(visible=True, width=1000)
+    yield window
+    app.shutdown()
+    window.close()
+
+
+def test_two_windows_play_a_whole_bandu_game_every_fall_judged_at_the_host_and_seen_in_both(
+        window, second_window):
+    """Player 1 at the host's window, Player 2 joined from the second window's Join screen (its
+    line pasted), a computer at the host; every placement is judged once, at the host, and its
+    fall is played back in both windows from the same frames."""
+    window.switch_to()                       # each window's screens are made in its own context
+    host_screen = hosted(window, "bandu", ["Person", "Remote", "Easy"], {"reserve": "12 pieces"})
+    host, controller = host_screen.host, host_screen.controller
+    line = next(text for _, text in host_screen.join_lines())
+    second_window.switch_to()
+    second_window.top.app.open_join()
+    join_screen = second_window.top
+    second_window.get_clipboard_text = lambda: f"Player 2: {line}"
+    second_window.dispatch_event("on_text_motion", keys().MOTION_PASTE)
+    second_window.pump(1)
+    assert (join_screen.address.text, join_screen.code.text) == (host.address, host.codes[1])
+    press(second_window, keys().ENTER)
+    pump_until([window, second_window], lambda: second_window.top.title == "remote game")
+    joined = second_window.top
+    remote = joined.controller
+    pump_until([window, second_window], lambda: not controller.paused)
+    rng = random.Random(11)
+    seen_at_host: set[int] = set()          # the plies of the outcomes each window played back
+    seen_at_joiner: set[int] = set()
+
+    def watch(screen, seen: set[int], ply_of) -> None:
+        """Note each outcome whose frames the screen's view took to draw."""
+        follow = screen.view.playback.follow
+
+        def following(pending) -> None:
+            follow(pending)
+            if pending is not None and screen.view.playback.frame is not None:
+                seen.add(ply_of(pending))
+        screen.view.playback.follow = following
+
+    watch(host_screen, seen_at_host, lambda pending: controller.ply())
+    watch(joined, seen_at_joiner, lambda pending: pending.ply)
+    deadline = time.monotonic() + 900
+    while not (controller.is_over() and remote.is_over()):
+        assert time.monotonic() < deadline, "the game did not end"
+        for each in (window, second_window):
+            each.pump(1)
+        for screen in (host_screen, joined):
+            game = screen.controller
+            if game.is_person_turn() and not screen.view.still_showing():
+                state = game.state
+                assert screen.view.submit(state.random_action(rng)), screen.toast.message
+    outcomes = {index for index, entry in enumerate(controller.history) if entry.player == OUTCOME}
+    placements = len(outcomes)
+    assert placements >= 6                   # towers of three seats, built to the end
+    assert seen_at_host == outcomes, (sorted(outcomes), sorted(seen_at_host))
+    assert seen_at_joiner == outcomes, (sorted(outcomes), sorted(seen_at_joiner))
+    assert [e.action for e in remote.history] == [e.action for e in controller.history]
+    assert remote.state.winners() == controller.state.winners()
+    pump_until([window, second_window], lambda: host_screen.end.visible and joined.end.visible)
+
+
+def test_play_with_a_remote_player_hosts_from_the_command_line_and_says_an_address_it_cannot_take(gui):
+    from simulator.app.main import build_app
+
+    window, app = build_app(game="tanbo", players=["person", "remote"], width=900)
+    try:
+        screen = window.top
+        assert screen.title == "hosted game" and screen.host.remote == [1]
+        assert screen.host.bind == "127.0.0.1" and screen.codes.visible
+        app.shutdown()                   # the table closes with the window
+        window.close()
+        window, app = build_app(game="tanbo", players=["person", "remote"], width=900,
+                                hosting=("192.0.2.1", 0))       # not an address of this machine
+        assert window.top.title == "menu"
+        assert window.top.toast.message.startswith("cannot host at 192.0.2.1:0")
+    finally:
+        app.shutdown()
+        window.close()
