@@ -92,15 +92,15 @@ def placement_frames(games: int, timeout: float) -> dict[str, Any]:
         address = host.start()
         arrivals: list[dict[int, list[tuple[float, float]]]] = [{}, {}]   # ply: (frame's t, came)
 
-        def keeper(seat: int) -> Any:
+        def keeper(kept: dict[int, list[tuple[float, float]]]) -> Any:
             def keep(message: dict[str, Any]) -> None:
                 if message.get("type") == "frames":
                     came = time.monotonic()
-                    arrivals[seat].setdefault(message["ply"], []).extend(
+                    kept.setdefault(message["ply"], []).extend(
                         (float(t), came) for t, _ in message["frames"])
             return keep
 
-        joiners = [Joiner(address, host.codes[seat], on_message=keeper(seat)) for seat in (0, 1)]
+        joiners = [Joiner(address, host.codes[seat], on_message=keeper(arrivals[seat])) for seat in (0, 1)]
         players = [threading.Thread(target=play_to_the_end, args=(joiner, 10 * number + seat),
                                     kwargs={"timeout": timeout}) for seat, joiner in enumerate(joiners)]
         for player in players:

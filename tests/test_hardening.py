@@ -368,3 +368,19 @@ print("still heard")
                               cwd=Path(__file__).resolve().parent.parent)
         assert done.stdout.strip() == "still heard", (done.stdout, done.stderr[-500:])
         assert "argv[0]" not in done.stderr
+
+
+def test_a_comment_with_many_dots_is_a_comment(tmp_path):
+    """Issue 58: a comment line of eight or more dots ("x 11..111, y -91..-41") was refused as
+    "a key of 10 dotted parts"."""
+    from simulator.core.errors import SceneError
+    from simulator.towers.physics.scene_file import load_scene
+
+    scene = tmp_path / "commented.toml"
+    scene.write_text('# x 11..111, y -91..-41, z 0..5\nname = "commented"  # a.b.c.d.e.f.g.h.i\n'
+                     '[[towers]]\n# 1.2.3.4.5.6.7.8.9\norder = ["ashlar-large",\n # a.b.c.d.e.f.g.h.i\n "disc"]\n')
+    assert load_scene(scene).name == "commented"
+    cut = tmp_path / "cut.toml"
+    cut.write_text("a" + ".a" * 50_000 + "\n")            # a key cut short, no '=': still refused
+    with pytest.raises(SceneError, match="50001 dotted parts"):
+        load_scene(cut)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import stat
 import tomllib
 from collections import Counter
@@ -52,6 +53,7 @@ MAX_PLACEMENTS = 200              # placements in one tower (the set has 54 piec
 # a scene's keys are two or three names deep ([[towers.placements]], expect.stood); Python's
 # TOML parser takes time and memory that grow with the square of a dotted key's parts
 MAX_KEY_PARTS = 8
+_KEY_LIKE = re.compile(r"[\w\-.\"' ]*")   # bare or quoted key parts, dots and spaces
 TOWER_SPACING_MM = 250.0
 FOUNDATION_EDGE_MARGIN_MM = 20.0  # a foundation's centre stays this far inside the table's edge
 # the largest |x| and |y| of a foundation's centre
@@ -296,7 +298,12 @@ def _check_key_depth(text: str, where: str) -> None:
     '='), before the TOML parser spends minutes and gigabytes on one."""
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.lstrip()
-        key = stripped.split("]", 1)[0] if stripped.startswith("[") else stripped.split("=", 1)[0]
+        if stripped.startswith("#"):       # a comment is no key, whatever its dots
+            continue
+        if stripped.startswith("["):
+            key = stripped.split("]", 1)[0]
+        else:                              # up to '=', or what could be a key (a line cut short)
+            key = _KEY_LIKE.match(stripped.split("=", 1)[0]).group()  # type: ignore[union-attr]
         if key.count(".") >= MAX_KEY_PARTS:
             raise SceneError(f"{where}: line {number}: a key of {key.count('.') + 1} dotted parts; "
                              f"a scene's keys have at most {MAX_KEY_PARTS}")
