@@ -42,6 +42,9 @@ BENCHMARKS: dict[str, Benchmark] = {
                              "minutes per tower; counts of one tower: seconds"),
     "friction_angles": Benchmark("the slope at which a piece slides on a piece, per material "
                                  "pair, against atan(mu)", "about 10 s"),
+    "landings": Benchmark("a piece released tilted on a slope just below the friction angle: "
+                          "how far it slides, and the kinetic friction of a piece sliding on "
+                          "another", "about 10 s"),
     "rolling": Benchmark("how the exact cylinders roll on their side: distance by slope, "
                          "acceleration against a solid cylinder's", "seconds"),
     "studies": Benchmark("orderings a stability study judges a minute on 1 worker, 2, and "

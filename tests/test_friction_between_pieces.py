@@ -45,3 +45,4 @@ def test_the_sliding_angle_is_found_within_a_tenth_of_a_degree():
     settings = replace(PhysicsSettings.chosen(), tall_substeps=())
     angle = friction_angles.sliding_angle(settings, "cube-large", "base", 24.0, 29.0, resolution=0.1)
     assert abs(angle - friction_angle_deg("cube-large", "base")) <= MARGIN_DEG
+

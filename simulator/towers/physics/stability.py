@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simulator.core.text import printable
+from simulator.towers.physics.crowns import loads_a_crown_unstably
 from simulator.towers.physics.placement import place_on_table, place_on_top
 from simulator.towers.physics.scene_file import Placement, Scene, TowerSpec
 from simulator.towers.physics.tremor import NO_TREMOR, Tremor
@@ -66,8 +67,10 @@ class TowerReport:
     height_mm: float
     pieces: list[PieceReport] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    # stood, but only on an unstable point: the least nudge tips it (balances_unstably)
+    # stood, but only on an unstable point: the least nudge tips it (balances_unstably), or a
+    # load stands on a dome higher than its radius (crowns.py); why, in words
     unstable: bool = False
+    unstable_because: str = ""
 
     @property
     def disturbed(self) -> bool:
@@ -199,8 +202,14 @@ def place_and_settle(world: World, tower: Tower, placement: Placement, piece_id:
     tower.bodies.append(body)
     tower.ids.append(piece_id)
     tower.released.append(world.pose(body))
-    world.settle(settle_seconds, stop_when=lambda: tower.fallen(world), watch=tower.bodies)
-    return tower.fallen(world)
+    settled = world.settle(settle_seconds, stop_when=lambda: tower.fallen(world), watch=tower.bodies)
+    fallen = tower.fallen(world)
+    if not fallen and not settled.at_rest:      # bounded: said, never waited for longer
+        tower.warnings.append(f"{tower.path}: towers[{tower.index}].placements"
+                              f"[{len(tower.bodies) - 2}] ({placement.piece}): the tower was still "
+                              f"moving after {settle_seconds:g} s of settling; the next placement "
+                              f"(or the verdict) went on from there")
+    return fallen
 
 
 def tremor_rng(seed: int, tower: int) -> np.random.Generator:
@@ -249,8 +258,13 @@ def judge_tower(world: World, tower: Tower) -> TowerReport:
                                   _tilt_deg(orientation0, orientation)))
     height = max(world.lowest_and_highest(b)[1] for b in tower.bodies) * 1000.0
     stood = tower.fell_at is None
+    because = ""
+    if stood:
+        because = loads_a_crown_unstably(world, tower.bodies) or (
+            f"a nudge of {NUDGE_M_S * 1000:g} mm/s and {NUDGE_RAD_S:g} rad/s tips it"
+            if balances_unstably(world, tower.bodies) else "")
     return TowerReport(stood, tower.fell_at, height, pieces, tower.warnings,
-                       unstable=stood and balances_unstably(world, tower.bodies))
+                       unstable=bool(because), unstable_because=because)
 
 
 def run_scene(scene: Scene, settings: PhysicsSettings | None = None,
@@ -333,8 +347,7 @@ def format_reports(reports: list[SceneReport]) -> str:
             if down:
                 lines.append(f"  {'':>5}  on the table: {', '.join(down)}")
             if tower.stood and tower.unstable:
-                lines.append(f"  {'':>5}  balances on an unstable point: a nudge of "
-                             f"{NUDGE_M_S * 1000:g} mm/s and {NUDGE_RAD_S:g} rad/s tips it")
+                lines.append(f"  {'':>5}  balances on an unstable point: {tower.unstable_because}")
             moved = [f"{p.id} {p.moved_mm:.1f} mm / {p.tilt_deg:.0f} deg"
                      for p in tower.pieces if p.disturbed]
             if moved:

@@ -40,15 +40,16 @@ class Tremor:
         direction = rng.uniform(0.0, 2 * math.pi)
         tilt, turn = np.radians(rng.normal(0.0, self.angle_deg, size=2))
         axis = (math.cos(direction), math.sin(direction), 0.0)
-        shaken = _multiply(_about(axis, float(tilt)),
-                           _multiply(_about((0.0, 0.0, 1.0), float(turn)), orientation))
+        shaken = _multiply(rotation_about(axis, float(tilt)),
+                           _multiply(rotation_about((0.0, 0.0, 1.0), float(turn)), orientation))
         return (xy[0] + float(dx), xy[1] + float(dy)), shaken
 
 
 NO_TREMOR = Tremor()
 
 
-def _about(axis: tuple[float, float, float], angle: float) -> Quat:
+def rotation_about(axis: tuple[float, float, float], angle: float) -> Quat:
+    """The turn by `angle` (radians) about the unit `axis`."""
     half = angle / 2
     return (axis[0] * math.sin(half), axis[1] * math.sin(half), axis[2] * math.sin(half),
             math.cos(half))
@@ -60,3 +61,8 @@ def _multiply(a: Quat, b: Quat) -> Quat:
     bx, by, bz, bw = b
     return (aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
             aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz)
+
+
+def then(first: Quat, second: Quat) -> Quat:
+    """The rotation `first`, then `second`."""
+    return _multiply(second, first)

@@ -518,6 +518,12 @@ class World:
                     below[other].add(body)
         return below
 
+    def touching_points(self, a: int, b: int, tolerance: float = 5e-4) -> list[Vec3]:
+        """Where `a` touches `b` (within `tolerance` metres), by the last step's contact points:
+        the points on `b`, table frame, metres."""
+        return [vec3(contact[6]) for contact in self._contact_points(bodyA=a, bodyB=b) or ()
+                if contact[8] <= tolerance]
+
     def _in_world(self, body: int) -> bool:
         """A piece not taken out (a removed one is parked under the floor, touching it)."""
         info = self._bodies.get(body)

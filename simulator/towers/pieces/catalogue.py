@@ -46,6 +46,16 @@ Builder = Callable[[Detail], list[g.Part]]
 
 
 @dataclass(frozen=True)
+class Crown:
+    """The top of a dome, or of the half cylinder's curve, in the builder's frame (mm): the
+    collision shape makes it a small flat (geometry.sphere_profile), where a real dome has none;
+    a load standing there is judged by the dome's curvature (physics/crowns.py)."""
+    top_mm: tuple[float, float, float]    # the crown's highest point, the piece standing upright
+    radius_mm: float                      # the dome's (or the cylinder's) radius of curvature
+    cylinder_axis: tuple[float, float, float] | None = None   # the half cylinder's; None: a dome
+
+
+@dataclass(frozen=True)
 class PieceSpec:
     id: str
     name: str
@@ -58,6 +68,7 @@ class PieceSpec:
     box_mm: tuple[float, float, float] | None = None  # a cuboid: simulated as an exact box
     # a plain cylinder (diameter, height), its axis along z: simulated as an exact cylinder
     cylinder_mm: tuple[float, float] | None = None
+    crown: Crown | None = None  # a dome's top (or a curve's): judged by its curvature
 
     @property
     def rolls(self) -> bool:
@@ -349,10 +360,11 @@ def _entries() -> list[PieceSpec]:
     B, R, G = BEECH, RED_LACQUER, GREEN_LACQUER
 
     def p(id_: str, name: str, material: Material, size: str, build: Builder, convex: bool,
-          count: int = 1, sphere: float | None = None) -> PieceSpec:
+          count: int = 1, sphere: float | None = None, crown: Crown | None = None) -> PieceSpec:
         return PieceSpec(id_, name, count, material, size, build, convex, sphere,
                          build.box_mm if isinstance(build, _Cuboid) else None,
-                         build.cylinder_mm if isinstance(build, _Cylinder) and build.exact else None)
+                         build.cylinder_mm if isinstance(build, _Cylinder) and build.exact else None,
+                         crown)
 
     return [
         p("base", "base block", B, "100 x 50 x 25", _cuboid(100, 50, 25), True, count=6),
@@ -387,12 +399,14 @@ def _entries() -> list[PieceSpec]:
         p("egg", "egg", R, "d 40, length 55", _egg, True),
         p("half-egg", "half egg", B, "40 x 55 x 20", _half_egg, True),
         p("ball", "ball", R, "d 40", _ball, True, sphere=20.0),
-        p("hemisphere", "hemisphere", B, "d 50, height 25", _hemisphere, True),
+        p("hemisphere", "hemisphere", B, "d 50, height 25", _hemisphere, True,
+          crown=Crown((0.0, 0.0, 25.0), 25.0)),
         p("ring", "ring", R, "outer d 60, tube d 14", _ring, False),
         p("washer", "washer", B, "outer d 50, hole d 25, 12 thick", _washer, False),
         p("egg-cup", "egg cup", B, "cup d 40 with d 30 x 20 hollow, foot d 35, height 45",
           _egg_cup, False),
-        p("doorknob", "doorknob", R, "cap d 45, stem d 15 x 25", _doorknob, False),
+        p("doorknob", "doorknob", R, "cap d 45, stem d 15 x 25", _doorknob, False,
+          crown=Crown((0.0, 0.0, 47.5), 22.5)),
         p("fir-tree", "fir tree", G, "height 90, widest d 55, trunk d 15 x 12", _fir_tree, False),
         p("spool", "spool", R, "discs d 40 x 8, axle d 20 x 30", _spool, False),
         p("star", "star", B, "outer radius 30, inner 13, 15 thick", _star, False),
@@ -404,7 +418,8 @@ def _entries() -> list[PieceSpec]:
         p("barrel", "barrel", B, "d 35 middle, d 25 ends, length 45", _barrel, True),
         p("pin", "pin", B, "height 80, belly d 32, head d 20", _pin, False),
         p("diamond", "diamond", R, "40 wide, 50 high", _diamond, True),
-        p("half-cylinder", "half cylinder", B, "radius 25, length 60", _half_cylinder, True),
+        p("half-cylinder", "half cylinder", B, "radius 25, length 60", _half_cylinder, True,
+          crown=Crown((0.0, 0.0, 25.0), 25.0, cylinder_axis=(1.0, 0.0, 0.0))),
         p("zigzag", "zigzag", B, "60 x 20 x 40", _zigzag, False),
     ]
 
