@@ -796,3 +796,21 @@ def test_cards_are_named_by_what_they_do_not_by_their_edge_names():
     assert describe_move("place Ae+Ab+Bb 2,0 r0") == "placed a 3-way tunnel"
     assert describe_move("discard Ae+At") == "discarded a dead end of 2 openings"
     assert titles["dynamite:Ab+Bb"] == "dynamite (a bent tunnel)"
+
+
+def test_the_first_player_is_a_setting_as_in_the_other_games():
+    """Issue 60: RULES: "the youngest player (setting: seat 0) starts"; `first` was refused as
+    unknown."""
+    import random
+
+    from simulator.core import registry
+
+    state = registry.get_game("bandida").new_game(3, {"first": 2})
+    rng = random.Random(1)
+    while state.current_player() == CHANCE:
+        state.apply(state.random_action(rng))
+    assert state.current_player() == 2
+    again = type(state).from_dict(state.to_dict())
+    assert again.to_dict() == state.to_dict() and again.current_player() == 2
+    with pytest.raises(SettingsError, match="one of the 2 seats"):
+        registry.get_game("bandida").new_game(2, {"first": 2})

@@ -384,3 +384,60 @@ def test_a_comment_with_many_dots_is_a_comment(tmp_path):
     cut.write_text("a" + ".a" * 50_000 + "\n")            # a key cut short, no '=': still refused
     with pytest.raises(SceneError, match="50001 dotted parts"):
         load_scene(cut)
+
+
+def test_a_save_naming_an_unknown_game_of_70_kb_is_refused_in_a_short_line(tmp_path):
+    """Issue 60, item 13: the SaveError carried all 70 KB of the name (the command line cut it to
+    400 characters; the library did not)."""
+    save = tmp_path / "unknown.json"
+    save.write_text(json.dumps({"format": "bandu-sim save", "version": 1, "game": "x" * 70_000,
+                                "settings": {}, "seed": 0, "seats": [], "history": []}))
+    message = _error_of(TurnController.load, save)
+    assert "unknown game" in message and len(message) < 600
+
+
+def test_a_data_folder_whose_name_is_too_long_is_refused_before_the_window_opens(tmp_path):
+    """Issue 60, item 11: with BANDU_SIM_HOME of 300 letters the window died with a traceback
+    when a game started (the autosave's name, too long for the file system)."""
+    result = subprocess.run([sys.executable, "-m", "simulator", "play", "tanbo", "--players",
+                             "person,random"], capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "BANDU_SIM_HOME": str(tmp_path / ("d" * 300))})
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot be used (File name too long)" in lines[0]
+
+
+@pytest.mark.parametrize("number", ["\u0663", "\uff13", "1_000", "+1", " 3x"])
+def test_a_number_on_the_command_line_is_ascii_digits(number):
+    """Issue 60: `--games` took an Arabic-Indic or a full-width three, `1_000` and `+1` as
+    numbers (Python's int())."""
+    from simulator.core.command_kit import bounded_int
+
+    with pytest.raises(Exception, match="wants a whole number"):
+        bounded_int(0, 10_000)(number)
+    assert bounded_int(-5, 10_000)(" 12 ") == 12 and bounded_int(-5, 5)("-3") == -3
+
+
+def test_a_studys_charts_keep_matplotlibs_cache_in_the_data_folder(tmp_path):
+    """Issue 60: `stability --report` wrote matplotlib's cache in ~/.config or ~/.cache."""
+    code = ("import os; import simulator.towers.studies.plots; "
+            "print(os.environ['MPLCONFIGDIR'])")
+    env = {k: v for k, v in os.environ.items() if k != "MPLCONFIGDIR"}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                            env={**env, "BANDU_SIM_HOME": str(tmp_path)})
+    assert result.stdout.strip() == str(tmp_path / "matplotlib"), result.stderr
+
+
+def test_loading_a_bandu_save_with_a_computer_seat_prints_nothing(tmp_path):
+    """Issue 60, item 8: the loader of any Bandu save with a computer seat printed PyBullet's
+    "pybullet build time: ..." line on standard error (the computer player imports the physics)."""
+    from simulator.core.controller import COMPUTER
+
+    save = tmp_path / "with-a-computer.json"
+    controller = TurnController("bandu", {}, [Seat(PERSON), Seat(COMPUTER, "ai:easy")], seed=1)
+    controller.save(save)
+    controller.close()
+    code = ("from simulator.core.controller import TurnController; "
+            f"TurnController.load({str(save)!r}).close()")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and result.stderr == "" and result.stdout == ""

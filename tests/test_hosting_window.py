@@ -7,8 +7,12 @@ falling in both."""
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from window_driver import button_named, click_on, press
@@ -17,6 +21,7 @@ from simulator.core.state import OUTCOME
 from simulator.net.joiner import Joiner, join_line
 
 pytestmark = pytest.mark.gui
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -125,6 +130,14 @@ def test_the_codes_copy_to_the_clipboard_and_a_pasted_line_fills_the_join_screen
     click_on(window, button_named(screen, "Copy"))
     assert copied and f"{screen.host.address} {screen.host.codes[1]}" in copied[0]
     assert join_line(copied[0]) == (screen.host.address, screen.host.codes[1])
+    click_on(window, button_named(screen, "Close"))
+    window.top.app.open_join()                        # the friend's Join screen, the line pasted
+    join_screen = window.top
+    window.get_clipboard_text = lambda: copied[0]
+    window.dispatch_event("on_text_motion", keys().MOTION_PASTE)
+    window.pump(1)
+    assert (join_screen.address.text, join_screen.code.text) == (screen.host.address, screen.host.codes[1])
+    press(window, keys().ESCAPE)
 
 
 def test_a_game_with_hidden_hands_needs_a_person_at_the_hosts_window(window):
@@ -140,87 +153,61 @@ def test_a_game_with_hidden_hands_needs_a_person_at_the_hosts_window(window):
 
 # --- two windows, one hosting, one joined -----------------------------------------------------------
 
-@pytest.fixture
-def second_window(gui):
-    from simulator.app.main import build_app
-
-    window, app = build_app(visible=True, width=1000)
-    yield window
-    app.shutdown()
-    window.close()
-
-
-def test_two_windows_play_a_whole_bandu_game_every_fall_judged_at_the_host_and_seen_in_both(
-        window, second_window):
-    """Player 1 at the host's window, Player 2 joined from the second window's Join screen (its
-    line pasted), a computer at the host; every placement is judged once, at the host, and its
-    fall is played back in both windows from the same frames."""
-    window.switch_to()                       # each window's screens are made in its own context
+def test_two_windows_play_a_whole_bandu_game_every_fall_judged_at_the_host_and_seen_in_both(window):
+    """Player 1 at the host's window, Player 2 in a second window, a program of its own
+    (tests/joiner_window.py, joined with the line the codes dialog shows), a computer at the
+    host; every placement is judged once, at the host, and its fall is played back in both
+    windows' views from the same frames."""
     host_screen = hosted(window, "bandu", ["Person", "Remote", "Easy"], {"reserve": "12 pieces"})
-    host, controller = host_screen.host, host_screen.controller
-    line = next(text for _, text in host_screen.join_lines())
-    second_window.switch_to()
-    second_window.top.app.open_join()
-    join_screen = second_window.top
-    second_window.get_clipboard_text = lambda: f"Player 2: {line}"
-    second_window.dispatch_event("on_text_motion", keys().MOTION_PASTE)
-    second_window.pump(1)
-    assert (join_screen.address.text, join_screen.code.text) == (host.address, host.codes[1])
-    press(second_window, keys().ENTER)
-    pump_until([window, second_window], lambda: second_window.top.title == "remote game")
-    joined = second_window.top
-    remote = joined.controller
-    pump_until([window, second_window], lambda: not controller.paused)
-    rng = random.Random(11)
-    seen_at_host: set[int] = set()          # the plies of the outcomes each window played back
-    seen_at_joiner: set[int] = set()
+    controller = host_screen.host.controller
+    address, code = join_line(next(text for _, text in host_screen.join_lines()))
+    seen_at_host: set[int] = set()
+    follow = host_screen.view.playback.follow
 
-    def watch(screen, seen: set[int], ply_of) -> None:
-        """Note each outcome whose frames the screen's view took to draw."""
-        follow = screen.view.playback.follow
+    def following(pending) -> None:
+        follow(pending)
+        if pending is not None and host_screen.view.playback.frame is not None:
+            seen_at_host.add(controller.ply())
 
-        def following(pending) -> None:
-            follow(pending)
-            if pending is not None and screen.view.playback.frame is not None:
-                seen.add(ply_of(pending))
-        screen.view.playback.follow = following
-
-    watch(host_screen, seen_at_host, lambda pending: controller.ply())
-    watch(joined, seen_at_joiner, lambda pending: pending.ply)
-    deadline = time.monotonic() + 900
-    while not (controller.is_over() and remote.is_over()):
-        assert time.monotonic() < deadline, "the game did not end"
-        for each in (window, second_window):
-            each.pump(1)
-        for screen in (host_screen, joined):
-            game = screen.controller
-            if game.is_person_turn() and not screen.view.still_showing():
-                state = game.state
-                assert screen.view.submit(state.random_action(rng)), screen.toast.message
-    outcomes = {index for index, entry in enumerate(controller.history) if entry.player == OUTCOME}
-    placements = len(outcomes)
-    assert placements >= 6                   # towers of three seats, built to the end
-    assert seen_at_host == outcomes, (sorted(outcomes), sorted(seen_at_host))
-    assert seen_at_joiner == outcomes, (sorted(outcomes), sorted(seen_at_joiner))
-    assert [e.action for e in remote.history] == [e.action for e in controller.history]
-    assert remote.state.winners() == controller.state.winners()
-    pump_until([window, second_window], lambda: host_screen.end.visible and joined.end.visible)
-
-
-def test_play_with_a_remote_player_hosts_from_the_command_line_and_says_an_address_it_cannot_take(gui):
-    from simulator.app.main import build_app
-
-    window, app = build_app(game="tanbo", players=["person", "remote"], width=900)
+    host_screen.view.playback.follow = following
+    joiner = subprocess.Popen([sys.executable, str(ROOT / "tests" / "joiner_window.py"), address,
+                               code, "11"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
     try:
-        screen = window.top
-        assert screen.title == "hosted game" and screen.host.remote == [1]
-        assert screen.host.bind == "127.0.0.1" and screen.codes.visible
-        app.shutdown()                   # the table closes with the window
-        window.close()
-        window, app = build_app(game="tanbo", players=["person", "remote"], width=900,
-                                hosting=("192.0.2.1", 0))       # not an address of this machine
-        assert window.top.title == "menu"
-        assert window.top.toast.message.startswith("cannot host at 192.0.2.1:0")
+        rng = random.Random(12)
+        deadline = time.monotonic() + 900
+        while joiner.poll() is None or not controller.is_over() or host_screen.view.still_showing():
+            assert time.monotonic() < deadline, "the game did not end"
+            window.pump(1)
+            if controller.is_person_turn() and not host_screen.view.still_showing():
+                assert host_screen.view.submit(controller.state.random_action(rng)), host_screen.toast.message
+            time.sleep(0.005)
+        output, errors = joiner.communicate(timeout=60)
     finally:
-        app.shutdown()
-        window.close()
+        if joiner.poll() is None:
+            joiner.kill()
+    assert joiner.returncode == 0, errors
+    joined = json.loads(output.strip().splitlines()[-1])
+    outcomes = {index for index, entry in enumerate(controller.history) if entry.player == OUTCOME}
+    assert len(outcomes) >= 6                      # towers of three seats, built to the end
+    assert seen_at_host == outcomes, (sorted(outcomes), sorted(seen_at_host))
+    assert set(joined["seen"]) == outcomes, (sorted(outcomes), joined["seen"])
+    assert joined["over"] and joined["end_shown"]
+    assert joined["history"] == [[entry.player, entry.action] for entry in controller.history]
+    assert joined["winners"] == controller.state.winners()
+    window.pump(2)
+    assert host_screen.end.visible
+
+
+def test_play_with_a_remote_player_hosts_from_the_command_line_and_says_an_address_it_cannot_take(x_display):
+    """`bandu-sim play tanbo --players person,remote` (and --bind), each in a program of its own."""
+    shown = ("from simulator.app.main import build_app; "
+             "w, a = build_app(game='tanbo', players=['person', 'remote'], width=900, hosting=HOSTING); "
+             "s = w.top; print(s.title, getattr(s, 'host', None) and s.host.remote, "
+             "getattr(s, 'host', None) and s.host.bind, s.toast.message); a.shutdown(); w.close()")
+    here = subprocess.run([sys.executable, "-c", shown.replace("HOSTING", "('127.0.0.1', 0)")],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert here.stdout.startswith("hosted game [1] 127.0.0.1"), here.stderr
+    elsewhere = subprocess.run([sys.executable, "-c", shown.replace("HOSTING", "('192.0.2.1', 0)")],
+                               capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert elsewhere.stdout.startswith("menu None None cannot host at 192.0.2.1:0"), elsewhere.stderr

@@ -629,3 +629,91 @@ def test_an_import_replays_the_moves_without_loading_the_physics(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+# --- hardening III (issue 60, items 4, 5, 6, 9, 10) ------------------------------------------------
+
+def test_a_records_database_that_is_a_symbolic_link_is_refused_and_nothing_is_created(tmp_path):
+    """A plain `bandu-sim records` followed a records.sqlite3 link and made a database outside
+    the data folder."""
+    elsewhere = tmp_path / "elsewhere.sqlite3"
+    link = tmp_path / "records.sqlite3"
+    link.symlink_to(elsewhere)                                       # dangling
+    with pytest.raises(RecordsError, match="is a symbolic link"):
+        RecordStore.open(link)
+    assert not elsewhere.exists()
+
+
+def test_text_the_database_holds_that_is_not_utf8_is_read_not_raised(tmp_path):
+    """A damaged index page made `PRAGMA quick_check` say bytes that are not UTF-8, and
+    `records` ended in a UnicodeDecodeError traceback: every text is read with replacements."""
+    with RecordStore.open(tmp_path / "r.sqlite3") as store:
+        assert store.db.execute("SELECT CAST(x'ff41' AS TEXT)").fetchone()[0] == "\ufffdA"
+
+
+def test_an_export_name_too_long_for_the_file_system_is_one_line(tmp_path):
+    with RecordStore.open(tmp_path / "r.sqlite3") as store, \
+            pytest.raises(RecordsError, match="cannot be written"):
+        store.export(tmp_path / ("a" * 300 + ".json"))
+
+
+class _DiskFullAtTheFirstInsert:
+    """A connection on a disk that fills at the first insert: SQLite then rolls the whole
+    transaction back itself (as on a real full disk) and says why."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __getattr__(self, name: str):
+        return getattr(self.db, name)
+
+    def execute(self, sql: str, *args):
+        if sql.lstrip().upper().startswith("INSERT INTO ATTEMPTS"):
+            self.db.execute("ROLLBACK")
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.db.execute(sql, *args)
+
+
+def test_an_import_onto_a_full_disk_says_the_disk_is_full_and_keeps_the_records(tmp_path):
+    """SQLite rolls a transaction back itself on a full disk; the store's own ROLLBACK then
+    failed ("cannot rollback - no transaction is active") and hid the real reason."""
+    with RecordStore.open(tmp_path / "a.sqlite3") as store:
+        store.add(attempt(score=3))
+        store.export(tmp_path / "one.json")
+    with RecordStore.open(tmp_path / "b.sqlite3") as store:
+        store.add(attempt(score=1, who="Bo"))
+        real, store.db = store.db, _DiskFullAtTheFirstInsert(store.db)
+        with pytest.raises(RecordsError, match="database or disk is full"):
+            store.import_file(tmp_path / "one.json")
+        store.db = real
+        assert [a.who for a in store.attempts()] == ["Bo"]
+
+
+def test_an_export_killed_mid_write_leaves_nothing_for_long(tmp_path):
+    """kill -9 during `records --export TARGET` left a hidden half-written file beside it
+    forever: the next export there sweeps those an hour old (and leaves a fresh one, which may
+    be another export's, and any other file)."""
+    old = tmp_path / ".records-dead1234.json"
+    fresh = tmp_path / ".records-live5678.json"
+    mine = tmp_path / "notes.json"
+    for leftover in (old, fresh, mine):
+        leftover.write_text("{")
+    hour_ago = time.time() - 3700
+    os.utime(old, (hour_ago, hour_ago))
+    os.utime(mine, (hour_ago, hour_ago))
+    with RecordStore.open(tmp_path / "r.sqlite3") as store:
+        store.export(tmp_path / "out.json")
+    assert not old.exists() and fresh.exists() and mine.exists()
+
+
+def test_records_export_to_a_dash_writes_the_records_on_standard_output(tmp_path):
+    """Issue 60: `records --export -` wrote a file named '-'."""
+    with RecordStore.open() as store:
+        store.add(attempt(score=4))
+    result = run("records", "--export", "-")
+    assert result.returncode == 0, result.stderr
+    assert [a["score"] for a in json.loads(result.stdout)["attempts"]] == [4]
+    assert "exported 1 attempts to standard output" in result.stderr
+    assert not (Path.cwd() / "-").exists()
+    refused = run("records", "--export", "-", "--json")
+    assert refused.returncode == 2 and "not with --json" in refused.stderr

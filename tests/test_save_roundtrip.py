@@ -319,8 +319,10 @@ def test_a_mode_2_bandida_game_saved_after_one_move_loads_as_it_was():
     worded = loaded.state.worded_keys              # the save has an older version's words
     assert saved["state"]["event"] == "Player 1 places tunnel (A-top)." and "event" in worded
     assert loaded.settings["mode"] == 2
+    added = loaded.state.added_keys                # and lacks what a later version added
+    assert added == {"first": 0} and "first" not in saved["state"]
     assert {k: v for k, v in loaded.state.to_dict().items() if k not in worded} == \
-        {k: v for k, v in saved["state"].items() if k not in worded}
+        {k: v for k, v in {**added, **saved["state"]}.items() if k not in worded}
     loaded.close()
 
 

@@ -17,6 +17,7 @@ from simulator.app import storage
 from simulator.core import registry
 from simulator.core.agents import parse_agent_spec
 from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
+from simulator.core.data_home import check_data_dir
 from simulator.core.errors import SaveError, SettingsError, SimulatorError, UsageError
 from simulator.core.text import printable
 from simulator.core.workers import SearchPool
@@ -351,6 +352,7 @@ def build_app(game: str | None = None, load: str | None = None, width: int | Non
     hosted elsewhere, joined before the window opens. Everything is checked before the window
     opens; bad input raises SimulatorError."""
     settings = dict(settings or {})
+    check_data_dir()                          # saves and autosaves go there: said before the window
     if join is not None and (game is not None or load is not None or players is not None):
         raise UsageError("join opens the host's game: give no game, --load or --players")
     remote = None

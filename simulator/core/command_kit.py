@@ -5,6 +5,7 @@ an interrupt."""
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -18,14 +19,16 @@ MAX_WORKERS = 256                # --workers; more than the cores available only
 MAX_SEED = 2**63 - 1
 
 
+WHOLE_NUMBER = re.compile(r"-?[0-9]+", re.ASCII)
+
+
 def bounded_int(low: int, high: int) -> Callable[[str], int]:
     """An argparse type: a whole number in [low, high], else one line saying the range
     (argparse names the option)."""
     def parse(text: str) -> int:
-        try:
-            value = int(text.strip()) if len(text) <= 25 else None
-        except ValueError:
-            value = None
+        # ASCII digits only: int() would also take other scripts' digits, '1_000' and '+1'
+        digits = text.strip()
+        value = int(digits) if len(text) <= 25 and WHOLE_NUMBER.fullmatch(digits) else None
         if value is None:
             raise argparse.ArgumentTypeError(f"wants a whole number, not {text[:20]!r}")
         if not low <= value <= high:

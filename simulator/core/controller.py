@@ -709,8 +709,11 @@ class TurnController:
 
 
 def _unworded(position: Any, state: GameState[Any]) -> Any:
-    """A saved position without the keys the game words anew in each version (an older
-    version's "Player 1 places tunnel (A-top)." is the same position as today's words)."""
-    if not isinstance(position, dict) or not state.worded_keys:
+    """A saved position as this version compares it: without the keys the game words anew in
+    each version (an older version's "Player 1 places tunnel (A-top)." is the same position as
+    today's words), and with the keys a later version added filled in where an older save has
+    none (a first-player setting added later: the seat an older save began with)."""
+    if not isinstance(position, dict) or not (state.worded_keys or state.added_keys):
         return position
-    return {key: value for key, value in position.items() if key not in state.worded_keys}
+    compared = {**state.added_keys, **position}
+    return {key: value for key, value in compared.items() if key not in state.worded_keys}

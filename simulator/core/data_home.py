@@ -18,3 +18,20 @@ def data_dir() -> Path:
     if os.environ.get("BANDU_SIM_HOME"):
         return Path(os.environ["BANDU_SIM_HOME"])
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def check_data_dir() -> Path:
+    """The data directory, made if missing; SimulatorError in one line when it cannot be used
+    (a name too long for the file system, a file in its place, no permission), before anything
+    is played that would need it."""
+    from simulator.core.errors import SimulatorError
+    from simulator.core.text import printable
+
+    folder = data_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "autosaves").exists()      # a name within the file system's limits
+    except OSError as error:
+        raise SimulatorError(f"the data folder {printable(str(folder), 80)} cannot be used "
+                             f"({error.strerror or error}); set BANDU_SIM_HOME to another") from None
+    return folder

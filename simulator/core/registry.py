@@ -29,7 +29,7 @@ from simulator.core.errors import SettingsError
 from simulator.core.outcomes import ModelResolver, OutcomeResolver
 from simulator.core.setting_values import Accepts, checked, choice_values
 from simulator.core.state import GameState
-from simulator.core.text import printable
+from simulator.core.text import printable, shown
 
 if TYPE_CHECKING:
     import argparse
@@ -419,7 +419,7 @@ class Registry:
         key = name.strip().lower().replace("-", "_").replace(" ", "_")
         if key in self._games:
             return self._games[key]
-        raise SettingsError(f"unknown game {name!r}; choose one of "
+        raise SettingsError(f"unknown game {shown(name, 40)}; choose one of "
                             f"{', '.join(g.name for g in self.all())}")
 
     def app(self, name: str) -> GameApp:

@@ -77,6 +77,9 @@ class GameState(ABC, Generic[A]):
     #: keys of to_dict() that hold words for people (the last event, a reason): each version
     #: words them anew, so a loaded save's position is compared without them
     worded_keys: ClassVar[tuple[str, ...]] = ()
+    #: keys of to_dict() a later version added, with the value an earlier version's position
+    #: meant by leaving them out: a loaded save's position is compared with them filled in
+    added_keys: ClassVar[dict[str, Any]] = {}
 
     # --- whose turn -------------------------------------------------------------------------
     @property

@@ -29,6 +29,9 @@ def _settings() -> tuple[Setting, ...]:
         Setting("early_loss", "Lost game", (Choice("Said as soon as it is sure", {"early_loss": True}),
                                             Choice("Played to the end", {"early_loss": False})),
                 default=0),
+        # RULES: the youngest player starts; which seat that is, the players say
+        Setting("first", "First player", tuple(Choice(str(n + 1), {"first": n}, seats=n + 1)
+                                              for n in range(4))),
     )
 
 

@@ -30,7 +30,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from simulator.core.action_fields import Between, OneOf
 from simulator.core.errors import IllegalAction, Refusal, RefusalCode, SettingsError
@@ -134,10 +134,12 @@ def _choice(value: Any, allowed: tuple, name: str) -> Any:
 class BandidaState(GameState[Move]):
     hidden_information = True
     worded_keys = ("reason", "event")    # words for people, worded anew by each version
+    added_keys: ClassVar[dict[str, Any]] = {"first": 0}    # a save before it: seat 1 began
 
     def __init__(self, players: int = 2, mode: int = 1, deck: str = "bandida", side: int = 6,
-                 ladder: bool = True, early_loss: bool = True) -> None:
+                 ladder: bool = True, early_loss: bool = True, first: int = 0) -> None:
         self.players = players
+        self.first = first                         # the seat that plays first (the youngest)
         self.mode = mode
         self.deck = deck
         self.side = side
@@ -796,7 +798,7 @@ class BandidaState(GameState[Move]):
             self.early = min(EARLY_CARDS, len(self.pool))
             if self.early == 0:
                 self._merge_late()
-        self.turn = 0
+        self.turn = self.first
         self._start_turn()
 
     def _end_turn(self) -> None:
@@ -1055,6 +1057,7 @@ class BandidaState(GameState[Move]):
         return {
             "game": "bandida", "players": self.players, "mode": self.mode, "deck": self.deck,
             "side": self.side, "ladder": self.ladder, "early_loss": self.early_loss,
+            "first": self.first,
             "network": [[KINDS[k].code, x, y, ROTATION_DEGREES[r], s] for k, x, y, r, s in self.placed],
             "hands": [[code(k) for k in hand] for hand in self.hands],
             "pool": [code(k) for k in self.pool],
@@ -1099,9 +1102,12 @@ class BandidaState(GameState[Move]):
                 raise ValueError(f"{name} must be a list of cards")
             return [kind(k) for k in value]
 
-        state = cls(whole("players", 1, 4), _choice(data["mode"], MODES, "mode"),
+        players = whole("players", 1, 4)
+        state = cls(players, _choice(data["mode"], MODES, "mode"),
                     _choice(data["deck"], DECKS, "deck"), _choice(data["side"], SIDES, "side"),
-                    flag(data["ladder"], "ladder"), flag(data["early_loss"], "early_loss"))
+                    flag(data["ladder"], "ladder"), flag(data["early_loss"], "early_loss"),
+                    # a state of an earlier version has no first player: seat 1 started
+                    whole_number(data.get("first", 0), "first", 0, players - 1))
         if state.deck == "bandido" and state.mode != 1:
             raise ValueError("the Bandido deck plays mode 1 only")
         network = data["network"]
@@ -1261,10 +1267,15 @@ def _xy(text: str) -> tuple[int, int]:
 
 
 def new_game(players: int = 2, mode: Any = 1, deck: Any = "bandida", side: Any = 6,
-             ladder: Any = True, early_loss: Any = True) -> BandidaState:
-    """The starting state (before the deal, which is chance) for the given settings."""
+             ladder: Any = True, early_loss: Any = True, first: Any = 0) -> BandidaState:
+    """The starting state (before the deal, which is chance) for the given settings; `first`
+    is the seat that plays first (RULES: the youngest player; seat 1 unless set)."""
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
         raise SettingsError(f"Bandida is for 1 to 4 players, not {shown(players, 20)}")
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
+        raise SettingsError(f"the first player must sit at one of the {players} seats: first = 0 "
+                            f"for seat 1 ... first = {players - 1} for seat {players}, not "
+                            f"{shown(first, 20)}")
     mode = _choice(mode, MODES, "mode")
     deck = _choice(deck.strip().lower() if isinstance(deck, str) else deck, DECKS, "deck")
     side = _choice(side, SIDES, "side")
@@ -1274,6 +1285,6 @@ def new_game(players: int = 2, mode: Any = 1, deck: Any = "bandida", side: Any =
         raise SettingsError("the Bandido deck plays mode 1 only (modes 2 and 3 need Bandida's ladder)")
     if not ladder and mode != 3:
         raise SettingsError("playing without the ladder is a mode 3 choice")
-    state = BandidaState(players, mode, deck, side, ladder, early_loss)
+    state = BandidaState(players, mode, deck, side, ladder, early_loss, first)
     state._start()
     return state

@@ -20,6 +20,9 @@ from simulator.games.bandu.rules import BUILDING_PIECES
 MAX_ATTEMPTS = 10_000            # solo --attempts
 
 
+STANDARD_OUTPUT = "-"          # --export -: the records on standard output
+
+
 def add_commands(sub: Subcommands) -> None:
     """`solo` and `records` on the command line's subparsers."""
     solo = sub.add_parser(
@@ -51,7 +54,8 @@ def add_commands(sub: Subcommands) -> None:
                     "computer's) and the personal bests; export them to a JSON file, or import "
                     "one.")
     records.add_argument("--json", action="store_true")
-    records.add_argument("--export", metavar="FILE", help="write every attempt to a JSON file")
+    records.add_argument("--export", metavar="FILE",
+                         help="write every attempt to a JSON file (-: to standard output)")
     records.add_argument("--import", dest="import_file", metavar="FILE",
                          help="add the attempts of an exported file (those already stored are "
                               "skipped)")
@@ -139,16 +143,25 @@ def run_records(args: Any) -> int:
     from simulator.games.bandu.records import RecordStore
     from simulator.games.bandu.records_text import format_records
 
+    to_output = args.export == STANDARD_OUTPUT
+    if to_output and args.json:
+        raise UsageError("--export - writes the records to standard output: not with --json")
     with RecordStore.open() as store:
         where = printable(str(store.path), 200)
         report: dict[str, Any] = {"records": str(store.path)}
         if args.import_file is not None:
             report["imported"], report["skipped"] = store.import_file(args.import_file)
             report["import_file"] = args.import_file
+        if to_output:
+            document = store.export_document()
+            json.dump(document, sys.stdout, indent=1)
+            print()
+            print(f"exported {len(document['attempts'])} attempts to standard output", file=sys.stderr)
+            args.export = None
         if args.export is not None:
             report["exported"] = store.export(args.export)
             report["export_file"] = args.export
-        if args.import_file is None and args.export is None:
+        if args.import_file is None and args.export is None and not to_output:
             attempts = store.attempts(replays=False)
             bests = store.personal_bests()
             if not args.json:

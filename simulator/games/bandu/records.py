@@ -30,6 +30,7 @@ import re
 import sqlite3
 import stat
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -69,6 +70,8 @@ MAX_SCORE = len(BUILDING_PIECES)   # a tower holds no more
 MAX_HEIGHT_MM = 10_000.0
 MAX_IMPORT_BYTES = 256_000_000     # an export of thousands of attempts; a replay is tens of kB
 MAX_IMPORT_ATTEMPTS = 100_000
+EXPORT_PREFIX = ".records-"        # an export's half-written file, beside its target
+STALE_EXPORT_SECONDS = 3600.0
 SQLITE_HEADER = b"SQLite format 3\x00"
 COMPUTER_WHO = re.compile(r"ai:[a-z]+")
 SOLO_KEY = re.compile(r"(reserve:[0-9]{1,2})?")
@@ -298,7 +301,10 @@ def _where(path: Path) -> str:
 def _check_existing_file(path: Path) -> None:
     """Refuse, without writing to it, a file that is not an SQLite database."""
     try:
-        info = path.stat()
+        info = path.lstat()         # a link is not followed: the database lives in the data folder
+        if stat.S_ISLNK(info.st_mode):
+            raise RecordsError(f"{_where(path)}: is a symbolic link; the records database is a "
+                               "plain file in the data folder; it was left as it is")
         if not stat.S_ISREG(info.st_mode):
             raise RecordsError(f"{_where(path)}: not a records database (not a regular file)")
         with path.open("rb") as handle:
@@ -328,6 +334,9 @@ class RecordStore:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(path, isolation_level=None, timeout=10)
+            # a damaged page can make SQLite's own messages (quick_check's) bytes that are not
+            # UTF-8: read, never raised
+            db.text_factory = lambda raw: raw.decode("utf-8", "replace")
         except (OSError, sqlite3.Error) as error:
             raise RecordsError(f"{_where(path)}: cannot be opened "
                                f"({getattr(error, 'strerror', None) or error})") from None
@@ -367,7 +376,8 @@ class RecordStore:
             try:
                 yield
             except BaseException:
-                self.db.execute("ROLLBACK")
+                if self.db.in_transaction:     # SQLite rolls back itself on a full disk
+                    self.db.execute("ROLLBACK")
                 raise
             self.db.execute("COMMIT")
 
@@ -482,22 +492,30 @@ class RecordStore:
         return None
 
     # --- export and import ---------------------------------------------------------------------
+    def export_document(self) -> dict[str, Any]:
+        """Every attempt (oldest first), as an export file holds them."""
+        return {"format": RECORDS_FORMAT, "version": RECORDS_VERSION,
+                "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                "attempts": [a.as_dict() for a in reversed(self.attempts())]}
+
     def export(self, path: str | Path) -> int:
         """Write every attempt (oldest first) to a JSON file, atomically; the count written."""
         path = Path(path)
         if "\0" in str(path):
             raise RecordsError(f"{_where(path)}: not a file name (it holds a NUL character)")
-        attempts = list(reversed(self.attempts()))
-        document = {"format": RECORDS_FORMAT, "version": RECORDS_VERSION,
-                    "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
-                    "attempts": [a.as_dict() for a in attempts]}
-        if path.is_dir():
-            raise RecordsError(f"{_where(path)}: is a folder; export wants a file name")
+        document = self.export_document()
+        attempts = document["attempts"]
+        try:
+            if path.is_dir():
+                raise RecordsError(f"{_where(path)}: is a folder; export wants a file name")
+        except OSError as error:       # a name too long for the file system
+            raise RecordsError(f"{_where(path)}: cannot be written ({error.strerror or error})") from None
         if (kind := not_a_plain_file(path)) is not None:
             raise RecordsError(f"{_where(path)}: is {kind}; export writes a new file or replaces "
                                f"a plain one, nothing else")
+        _sweep_stale_exports(path.parent)
         try:
-            fd, temporary = tempfile.mkstemp(prefix=".records-", suffix=".json", dir=path.parent)
+            fd, temporary = tempfile.mkstemp(prefix=EXPORT_PREFIX, suffix=".json", dir=path.parent)
         except OSError as error:
             raise RecordsError(f"{_where(path)}: cannot be written ({error.strerror or error})") from None
         try:
@@ -527,6 +545,22 @@ class RecordStore:
                 self._insert(attempt)
                 added += 1
         return added, skipped
+
+
+def _sweep_stale_exports(folder: Path) -> None:
+    """Remove the half-written exports an export killed mid-write left in `folder` (our own
+    hidden names, untouched for an hour: no export takes that long)."""
+    try:
+        leftovers = list(folder.glob(f"{EXPORT_PREFIX}*.json"))
+    except OSError:
+        return
+    for leftover in leftovers:
+        try:
+            info = leftover.lstat()
+            if stat.S_ISREG(info.st_mode) and time.time() - info.st_mtime > STALE_EXPORT_SECONDS:
+                leftover.unlink()
+        except OSError:
+            continue
 
 
 def read_export(path: str | Path) -> list[Attempt]:

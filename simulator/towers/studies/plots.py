@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import io
 import logging
+import os
 import warnings
+
+from simulator.core.data_home import data_dir
 
 # matplotlib's words about its cache folders (an unwritable home: "Matplotlib created a
 # temporary cache directory ...") or its font cache would make a command's stderr more than its
 # one line of error or progress; they change nothing in a chart
 logging.getLogger("matplotlib").setLevel(logging.ERROR)
+# and its cache (fonts, settings) goes in the program's data folder, not the user's ~/.cache or
+# ~/.config: what the program writes stays in one place (unless the user chose MPLCONFIGDIR)
+os.environ.setdefault("MPLCONFIGDIR", str(data_dir() / "matplotlib"))
 
 import numpy as np  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
