@@ -441,3 +441,42 @@ def test_loading_a_bandu_save_with_a_computer_seat_prints_nothing(tmp_path):
             f"TurnController.load({str(save)!r}).close()")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0 and result.stderr == "" and result.stdout == ""
+
+
+def _window_process(signal_number: int) -> tuple[subprocess.Popen, list[int]]:
+    """`bandu-sim play tanbo --players mcts:easy,person` (the computer thinks first, in its
+    worker process), running a few seconds; then the signal. The window's children, as /proc
+    listed them before it."""
+    process = subprocess.Popen([sys.executable, "-m", "simulator", "play", "tanbo", "--players",
+                                "mcts:easy,person", "--setting", "size=7"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(5)
+    children_file = Path(f"/proc/{process.pid}/task/{process.pid}/children")
+    children = [int(pid) for pid in children_file.read_text().split()] if children_file.exists() else []
+    process.send_signal(signal_number)
+    return process, children
+
+
+def _alive(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/status")
+    return status.exists() and "State:\tZ" not in status.read_text()
+
+
+@pytest.mark.gui
+def test_ctrl_c_or_sigterm_close_the_window_and_sigkill_leaves_no_worker_behind(x_display):
+    """Issue 60, item 12: SIGINT did not stop the window at all, and the window killed with
+    SIGTERM or SIGKILL left its computer player's worker (and multiprocessing's resource
+    tracker) running for minutes, so a `| cat` pipeline stayed open."""
+    import signal
+
+    interrupted, _ = _window_process(signal.SIGINT)
+    assert interrupted.wait(timeout=20) == 130
+    terminated, _ = _window_process(signal.SIGTERM)
+    assert terminated.wait(timeout=20) == 0
+    killed, children = _window_process(signal.SIGKILL)
+    killed.wait(timeout=20)
+    assert children, "the computer player's worker had not started"
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(_alive(pid) for pid in children)

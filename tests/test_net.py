@@ -319,7 +319,7 @@ def test_a_joiner_process_killed_mid_game_is_waited_for_and_its_seat_rejoined(ta
                                cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
         assert process.stdout.readline().strip() == "joined"
-        assert black.wait_until(lambda j: j.table["waiting"] == [])
+        assert black.wait_until(lambda j: j.table["waiting"] == [] and not j.table["paused"])
         rng = __import__("random").Random(4)
         black.move(random_move(black, rng))
         assert black.wait_until(lambda j: j.table["ply"] == 1)
@@ -400,3 +400,20 @@ def test_nothing_moves_before_every_remote_seat_has_joined(tables):
     white = table.join(1)
     assert white.wait_until(lambda j: j.table is not None and j.table["ply"] >= 1)
     assert table.controller.paused is None
+
+
+def test_a_message_over_the_size_limit_is_refused_and_a_huge_frame_closes_the_line(tables):
+    """The fuzzer's network family: a 5 kB move (over the 4096-byte limit) was closed by the
+    WebSocket library (code 1009), not refused in one line as the protocol says; the library
+    now reads frames up to 64 KiB and the host refuses what is over the limit."""
+    table = tables("tanbo", ["remote", "remote"])
+    black, white = table.join(0), table.join(1)
+    assert black.wait_until(lambda j: j.my_turn())
+    black.send(encode("move", action="a" * 5000, ply=0))
+    assert black.wait_until(lambda j: j.refusals)
+    assert "bytes" in black.refusals[-1] and black.closed_reason is None
+    black.move(random_move(black, __import__("random").Random(2)))      # the line still works
+    assert black.wait_until(lambda j: j.table["ply"] == 1)
+    white.send("x" * 70_000)
+    assert white.wait_until(lambda j: j.closed_reason is not None)
+    assert table.controller.ply() == 1

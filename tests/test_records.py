@@ -5,6 +5,7 @@ recorded poses against the physics' own measure."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import json
@@ -717,3 +718,50 @@ def test_records_export_to_a_dash_writes_the_records_on_standard_output(tmp_path
     assert not (Path.cwd() / "-").exists()
     refused = run("records", "--export", "-", "--json")
     assert refused.returncode == 2 and "not with --json" in refused.stderr
+
+
+def test_an_import_of_bare_objects_is_refused_before_it_fills_the_memory(tmp_path):
+    """Issue 60, item 7: 40 MB of empty objects within the 256 MB limit took 1.0 GB of memory
+    (Python's objects cost tens of bytes each): past one object or list a 8 bytes of file, a
+    file is refused before it is parsed."""
+    import resource
+
+    bare = tmp_path / "bare.json"
+    bare.write_text('{"format": "bandu-sim records", "version": 1, "attempts": ['
+                    + ",".join(["{}"] * 4_000_000) + "]}")
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with RecordStore.open(tmp_path / "r.sqlite3") as store, \
+            pytest.raises(RecordsError, match="objects and lists in"):
+        store.import_file(bare)
+    grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown_kb < 5 * bare.stat().st_size / 1024          # a few times the file at most
+
+
+def test_a_damaged_page_whose_check_says_bytes_not_text_is_refused_in_one_line(tmp_path):
+    """Issue 60, item 4 (the fuzzer's records-database family found it again): one damaged byte
+    made SQLite's `PRAGMA quick_check` raise a UnicodeDecodeError (its message about the page
+    is not UTF-8), and `bandu-sim records` ended in that traceback. The byte is found as the
+    fuzzer found it: the first whose damage makes the plain check fail so."""
+    sound = tmp_path / "sound.sqlite3"
+    with RecordStore.open(sound) as store:
+        store.add(attempt(score=3))
+        store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = sound.read_bytes()
+    damaged = tmp_path / "damaged.sqlite3"
+
+    def check_fails_on_bytes(offset: int) -> bool:
+        changed = bytearray(data)
+        changed[offset] = 0x9E
+        damaged.write_bytes(bytes(changed))
+        try:
+            with contextlib.closing(sqlite3.connect(damaged)) as db:
+                db.execute("PRAGMA quick_check").fetchall()
+        except UnicodeDecodeError:
+            return True
+        except sqlite3.Error:
+            return False
+        return False
+
+    assert any(check_fails_on_bytes(offset) for offset in range(100, len(data)))
+    with pytest.raises(RecordsError, match="the records database is damaged"):
+        RecordStore.open(damaged)

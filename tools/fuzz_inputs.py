@@ -40,7 +40,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 FAMILIES = ("scene", "save", "records import", "records database", "game action", "command line",
-            "network message")
+            "network message", "forged result", "continued old save")
+# what a forged pose of a recorded result may hold: no pose, a zero quaternion, far away, NaN
+FORGED_NUMBERS = ["0.0", "-0.0", "1e19", "-1e19", "1e308", "NaN", "Infinity", "1e-300", "2", "\"x\"",
+                  "null", "[]"]
+OLD_REFEREE = "pybullet 3.0.0 0123456789ab"     # a stamp no version of today's physics has
 WEIRD_VALUES = [None, True, False, 0, -1, 2**70, -(2**63), 1e308, -0.0, "", " ", "\x1b[31m\x07",
                 "²", "٣", "a" * 5000, [], {}, [[[[[]]]]], {"": None}, "\u202e", "nan", "1e999"]
 
@@ -154,7 +158,7 @@ class Fuzzer:
             self.saves.append(json.dumps(controller.to_save_dict()).encode())
             controller.close()
         bandu = TurnController("bandu", {"variant": "solo"}, [Seat(COMPUTER, "random")], seed=seed)
-        bandu.play_computer_moves(limit=4)
+        bandu.play_computer_moves(limit=6)
         self.saves.append(json.dumps(bandu.to_save_dict()).encode())
         bandu.close()
         self.database = self._database()
@@ -206,6 +210,10 @@ class Fuzzer:
             return classify(imported, (RecordsError,))
         if family == "records database":
             return self._database_case()
+        if family == "forged result":
+            return self._forged_result_case()
+        if family == "continued old save":
+            return self._continued_old_save_case()
         if family == "game action":
             return self._action_case()
         return self._command_case()
@@ -238,6 +246,71 @@ class Fuzzer:
         finally:
             for leftover in path.parent.glob(path.name + "*"):
                 leftover.unlink()
+
+    def _bandu_save(self) -> dict:
+        """The Bandu game's save (a solo tower of a few placements, judged by today's physics)."""
+        return json.loads(self.saves[-1])
+
+    def _forged_result_case(self) -> str:
+        """A recorded result of a Bandu save with one number of its poses forged (a zero
+        quaternion, 1e19 mm, NaN, a wrong type): refused in one line, or loaded and played on
+        (two computer placements) without a hang."""
+        import re
+
+        from simulator.core.controller import TurnController
+        from simulator.core.errors import SaveError
+        rng = self.rng
+        data = self._bandu_save()
+        results = [entry for entry in data["history"] if entry["action"].startswith("result ")]
+        if not results:
+            return "accepted"
+        entry = rng.choice(results)
+        numbers = list(re.finditer(r"-?[0-9]+\.[0-9]+(e[-+]?[0-9]+)?", entry["action"]))
+        if not numbers:
+            return "accepted"
+        hit = rng.choice(numbers)
+        entry["action"] = entry["action"][:hit.start()] + rng.choice(FORGED_NUMBERS) + entry["action"][hit.end():]
+        if rng.random() < 0.5:
+            data.pop("state", None)             # no position to compare with: the moves alone
+        path = self.scratch / "forged-result.json"
+        path.write_text(json.dumps(data))
+
+        def loaded_and_played() -> None:
+            started = time.monotonic()
+            controller = TurnController.load(path)
+            try:
+                controller.play_computer_moves(limit=2)
+            finally:
+                controller.close()
+            if time.monotonic() - started > 60:
+                raise Escape("a forged result took over a minute to load and play on")
+        return classify(loaded_and_played, (SaveError,))
+
+    def _continued_old_save_case(self) -> str:
+        """A Bandu save of an earlier referee (its stamp another version's), opened, played on
+        and saved, then opened again: every save the program wrote itself opens."""
+        from simulator.core.controller import TurnController
+        from simulator.core.errors import SaveError
+        data = self._bandu_save()
+        data.pop("judged_by", None)
+        data["referee"] = OLD_REFEREE
+        data.pop("state", None)
+        earlier = self.scratch / "earlier.json"
+        earlier.write_text(json.dumps(data))
+        continued = self.scratch / "continued.json"
+
+        def continued_and_reopened() -> None:
+            controller = TurnController.load(earlier)
+            try:
+                controller.play_computer_moves(limit=self.rng.randint(1, 4))
+                controller.save(continued)
+            finally:
+                controller.close()
+            try:
+                TurnController.load(continued).close()
+            except SaveError as error:
+                raise Escape(f"its own save was refused: {error}") from None
+        return classify(continued_and_reopened, (SaveError,))
 
     def _action_case(self) -> str:
         from simulator.core import registry
@@ -360,6 +433,8 @@ class Fuzzer:
     def network_case(self) -> str:
         """A move message damaged as JSON or as bytes, sent to a host by a seated joiner: one
         `refused` line and nothing changed, or (a damage that left a legal move) the move."""
+        from websockets.exceptions import ConnectionClosed
+
         from simulator.net.protocol import encode
 
         host, connection, *_ = self._table()
@@ -380,6 +455,9 @@ class Fuzzer:
                 connection.recv(timeout=0)
             except TimeoutError:
                 break
+            except ConnectionClosed:                       # an earlier case ended the seat's line:
+                self.close_table()                         # a new table for this one
+                return self.network_case()
         try:
             connection.send(sent)
             while True:
@@ -400,7 +478,7 @@ class Fuzzer:
 
     def run(self, cases: int, progress: bool = True) -> None:
         weights = {"scene": 3, "save": 3, "records import": 2, "records database": 1, "game action": 4,
-                   "command line": 1, "network message": 2}
+                   "command line": 1, "network message": 2, "forged result": 1, "continued old save": 1}
         plan = [family for family, weight in weights.items() for _ in range(weight)]
         for number in range(cases):
             family = plan[number % len(plan)]

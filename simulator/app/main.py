@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from simulator.app import storage
 from simulator.core import registry
 from simulator.core.agents import parse_agent_spec
+from simulator.core.command_kit import INTERRUPTED
 from simulator.core.controller import COMPUTER, PERSON, Seat, TurnController
 from simulator.core.data_home import check_data_dir
 from simulator.core.errors import SaveError, SettingsError, SimulatorError, UsageError
@@ -426,13 +427,25 @@ def run_app(game: str | None = None, load: str | None = None, width: int | None 
             hosting: tuple[str, int] = (LOOPBACK, 0)) -> int:
     _, app = build_app(game, load, width, players=players, settings=settings, volume=volume,
                        join=join, hosting=hosting)
+    import signal
+
     import pyglet
 
+    stopped_by: list[int] = []
+
+    def stop(signum: int, frame: Any) -> None:
+        """Ctrl+C or a SIGTERM: the window closes as by Ctrl+Q (the game was autosaved)."""
+        stopped_by.append(signum)
+        pyglet.app.exit()
+
+    previous = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
         pyglet.app.run(1 / 60)
     finally:
         app.shutdown()
-    return 0
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    return INTERRUPTED if signal.SIGINT in stopped_by else 0
 
 
 def _a_window_game() -> str:

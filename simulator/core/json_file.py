@@ -12,6 +12,12 @@ from typing import Any
 from simulator.core.errors import SimulatorError
 from simulator.core.text import printable
 
+# what a file the program wrote holds: a save's history entries and poses, an export's attempts
+# are objects of dozens of bytes each (counted on the braces and brackets of the text, strings
+# included: an over-count only refuses sooner)
+BYTES_PER_CONTAINER = 8
+MIN_CONTAINERS = 10_000
+
 
 def read_json_file(path: str | Path, limit: int, kind: str, error: type[SimulatorError]) -> Any:
     """The JSON value in `path` (at most `limit` bytes); `kind` names the file in messages
@@ -34,6 +40,12 @@ def read_json_file(path: str | Path, limit: int, kind: str, error: type[Simulato
         raise error(f"{where}: not a {kind} (not text: byte {problem.start} is not UTF-8)") from None
     except OSError as problem:
         raise error(f"{where}: cannot be read ({problem.strerror or problem})") from None
+    # Python's objects cost tens of bytes each: a file of bare `{}`s would take 25 times its size
+    # in memory; past one object (or list) a BYTES_PER_CONTAINER bytes of file, it is refused
+    containers = text.count("{") + text.count("[")
+    if containers > max(MIN_CONTAINERS, len(text) // BYTES_PER_CONTAINER):
+        raise error(f"{where}: not a {kind} ({containers} objects and lists in {len(text)} bytes: "
+                    f"more than one a {BYTES_PER_CONTAINER} bytes)")
     try:
         return json.loads(text)
     except json.JSONDecodeError as problem:

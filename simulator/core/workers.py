@@ -9,11 +9,27 @@ the failure nor any later game is handed a broken pool.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+PARENT_CHECK_SECONDS = 1.0
+
+
+def leave_with_parent(parent: int) -> None:
+    """In a worker process: end it as soon as the process that started it is gone (killed with
+    SIGKILL, it says nothing): a worker left behind kept multiprocessing's resource tracker,
+    and a pipeline the program's output went to, open for minutes."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 class SearchPool(Executor):
@@ -26,7 +42,8 @@ class SearchPool(Executor):
 
     def _live_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self._workers, mp_context=self._context)
+            self._pool = ProcessPoolExecutor(max_workers=self._workers, mp_context=self._context,
+                                             initializer=leave_with_parent, initargs=(os.getpid(),))
         return self._pool
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:

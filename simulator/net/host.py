@@ -41,6 +41,7 @@ from simulator.net import codes as code_words
 from simulator.net.protocol import (
     FROM_JOINER,
     LOOPBACK,
+    MAX_JOINER_FRAME_BYTES,
     MAX_JOINER_MESSAGE_BYTES,
     ProtocolError,
     RateLimit,
@@ -133,7 +134,7 @@ class Host:
     def start(self) -> str:
         """Listen; returns the address joiners use ('127.0.0.1:PORT')."""
         self._server = serve(self._serve_one, self.bind, self.port,
-                             max_size=MAX_JOINER_MESSAGE_BYTES, compression=None)
+                             max_size=MAX_JOINER_FRAME_BYTES, compression=None)
         self.port = self._server.socket.getsockname()[1]
         self._thread = threading.Thread(target=self._server.serve_forever, name="host", daemon=True)
         self._thread.start()

@@ -21,6 +21,9 @@ VERSION = 1
 LOOPBACK = "127.0.0.1"                 # where a host listens unless asked for another address
 MAX_MESSAGE_BYTES = 1 << 20            # a table of 54 pieces and a long history fits many times
 MAX_JOINER_MESSAGE_BYTES = 4096        # what a joiner sends is short: a code, a move
+# a frame the WebSocket library takes at all: a bigger one closes the connection (code 1009);
+# between the two, the host refuses the message in one line and the connection stays
+MAX_JOINER_FRAME_BYTES = 16 * MAX_JOINER_MESSAGE_BYTES
 MAX_NOTATION = 200                     # a move's notation, in characters
 MAX_CODE = 64
 

@@ -367,6 +367,9 @@ class RecordStore:
             yield
         except sqlite3.Error as error:
             raise RecordsError(f"{_where(self.path)}: {printable(str(error), 200)}") from None
+        except UnicodeDecodeError:       # a message of SQLite's about a damaged page, not text
+            raise RecordsError(f"{_where(self.path)}: the records database is damaged; it was "
+                               "left as it is") from None
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -387,6 +390,8 @@ class RecordStore:
             problems = [str(row[0]) for row in self.db.execute("PRAGMA quick_check").fetchall()]
             tables = {row[0] for row in self.db.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except UnicodeDecodeError:        # SQLite's own message about a damaged page, not text
+            problems, tables = ["a damaged page"], set()
         except sqlite3.Error as error:
             if not _is_damage(error):
                 raise RecordsError(f"{_where(self.path)}: cannot be read or written "
