@@ -480,3 +480,19 @@ def test_ctrl_c_or_sigterm_close_the_window_and_sigkill_leaves_no_worker_behind(
     while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not any(_alive(pid) for pid in children)
+
+
+@pytest.mark.parametrize("with_state", [True, False])
+def test_a_save_whose_over_disagrees_with_its_moves_is_refused(tmp_path, with_state):
+    """Issue 60: a save without "state" skipped the position's check, and its "over" (what the
+    saved-games list shows) was never checked at all."""
+    controller = TurnController("tanbo", {"size": 7}, [Seat(PERSON), Seat(PERSON)], seed=1)
+    controller.submit(controller.state.legal_actions()[0])
+    data = controller.to_save_dict()
+    controller.close()
+    data["over"] = True
+    if not with_state:
+        del data["state"]
+    save = tmp_path / "over.json"
+    save.write_text(json.dumps(data))
+    assert "it says the game is over, but its moves lead to a game not over" in _error_of(TurnController.load, save)

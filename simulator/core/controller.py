@@ -659,6 +659,10 @@ class TurnController:
             differs = True
         if differs:
             raise SaveError("the moves do not lead to the saved position (file edited or damaged)")
+        over = data.get("over")      # what the saved-games list says of it, with or without a state
+        if isinstance(over, bool) and over != controller.state.is_terminal():
+            raise SaveError(f"it says the game is {'over' if over else 'not over'}, but its moves "
+                            f"lead to a game {'not over' if over else 'over'} (file edited or damaged)")
         checked = controller._take_judges(data, notices, verify)
         if verify and checked and controller.game.verify_save is not None:
             to_check = ResultsToCheck(controller.game_name, [(h.player, h.action) for h in controller.history],
