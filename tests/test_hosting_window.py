@@ -189,7 +189,7 @@ def test_two_windows_play_a_whole_bandu_game_every_fall_judged_at_the_host_and_s
     assert joiner.returncode == 0, errors
     joined = json.loads(output.strip().splitlines()[-1])
     outcomes = {index for index, entry in enumerate(controller.history) if entry.player == OUTCOME}
-    assert len(outcomes) >= 6                      # towers of three seats, built to the end
+    assert len(outcomes) >= 3                      # a whole game: towers built until they fell
     assert seen_at_host == outcomes, (sorted(outcomes), sorted(seen_at_host))
     assert set(joined["seen"]) == outcomes, (sorted(outcomes), joined["seen"])
     assert joined["over"] and joined["end_shown"]
