@@ -60,49 +60,61 @@ class Landing:
         return self.slide_mm <= self.allowed_mm
 
 
-def _face(world: World, case: Case, lower: int) -> tuple[np.ndarray, np.ndarray, tuple]:
-    """The lower piece's face: its outward normal, its middle (metres) and the turn that lays
-    a piece's resting face on it."""
-    if case.lower == "wedge-ramp":
-        a = math.radians(WEDGE_DEG)
-        centre = np.array(world.pose(lower)[0])
-        return (np.array([math.sin(a), 0.0, math.cos(a)]), centre + np.array(WEDGE_FACE_MIDDLE_M),
-                rotation_about((0.0, 1.0, 0.0), a))
-    return (np.array([0.0, 0.0, 1.0]), np.array([0.0, 0.0, world.lowest_and_highest(lower)[1]]),
-            (0.0, 0.0, 0.0, 1.0))
+@dataclass
+class _Slope:
+    """A world tilted so that the lower piece's face slopes as asked, the lower piece on the
+    table: the face's outward normal and middle (metres), the turn that lays a piece's resting
+    face on it, the downhill direction along it and gravity's."""
+    world: World
+    normal: np.ndarray
+    middle: np.ndarray
+    lay: tuple
+    downhill: np.ndarray
+    gravity: np.ndarray
+
+    def touching(self, piece: str, orientation: tuple, point: np.ndarray, gap: float = 0.0) -> np.ndarray:
+        """Where the piece's centre goes for its lowest point (along the normal) to be `gap`
+        off the face at `point`."""
+        points = rotate(orientation, support_points(piece))
+        return point + self.normal * (gap - float((points @ self.normal).min()))
 
 
-def _world(case: Case, settings: PhysicsSettings,
-           slope_deg: float | None = None) -> tuple[World, int, np.ndarray, np.ndarray]:
-    """The world tilted so that the lower piece's face slopes `slope_deg` (the case's), the
-    lower piece on the table; the downhill direction along the face, and gravity's."""
+def _slope(case: Case, settings: PhysicsSettings, slope_deg: float | None = None) -> _Slope:
+    """The world of `case`, its face sloping `slope_deg` (default: the case's)."""
     slope_deg = case.slope_deg if slope_deg is None else slope_deg
     table_deg = slope_deg - (WEDGE_DEG if case.lower == "wedge-ramp" else 0.0)
     world = World(settings, slope_deg=table_deg)
     world.client.changeDynamics(world.table, -1, lateralFriction=10.0)    # the lower piece stays
     lower = place_on_table(world, case.lower, (0.0, 0.0))
-    normal = _face(world, case, lower)[0]
+    if case.lower == "wedge-ramp":
+        a = math.radians(WEDGE_DEG)
+        normal = np.array([math.sin(a), 0.0, math.cos(a)])
+        middle = np.array(world.pose(lower)[0]) + np.array(WEDGE_FACE_MIDDLE_M)
+        lay = rotation_about((0.0, 1.0, 0.0), a)
+    else:
+        normal = np.array([0.0, 0.0, 1.0])
+        middle = np.array([0.0, 0.0, world.lowest_and_highest(lower)[1]])
+        lay = (0.0, 0.0, 0.0, 1.0)
     tilt = math.radians(table_deg)
     gravity = np.array([math.sin(tilt), 0.0, -math.cos(tilt)])
     downhill = gravity - normal * (gravity @ normal)
-    return world, lower, downhill / np.linalg.norm(downhill), gravity
+    return _Slope(world, normal, middle, lay, downhill / np.linalg.norm(downhill), gravity)
 
 
 def landing(case: Case, seed: int, settings: PhysicsSettings | None = None) -> Landing:
     """Release `case.upper` on the face, shaken by the hand (seed), and watch it SECONDS."""
-    world, lower, downhill, gravity = _world(case, settings or PhysicsSettings.chosen())
-    with world:
-        normal, middle, lay = _face(world, case, lower)
+    slope = _slope(case, settings or PhysicsSettings.chosen())
+    with slope.world as world:
         rng = np.random.default_rng(seed)
-        xy, orientation = HAND.shake((0.0, 0.0), then(most_stable_orientation(case.upper), lay), rng)
-        points = rotate(orientation, support_points(case.upper))
-        centre = middle + np.array([xy[0], xy[1], 0.0]) + normal * (RELEASE_GAP_M - float((points @ normal).min()))
+        xy, orientation = HAND.shake((0.0, 0.0), then(most_stable_orientation(case.upper), slope.lay), rng)
+        centre = slope.touching(case.upper, orientation, slope.middle + np.array([xy[0], xy[1], 0.0]),
+                                RELEASE_GAP_M)
         body = world.add_piece(case.upper, tuple(centre), orientation, clear_overlap=False)
         world.step(round(LANDED_SECONDS / world.settings.time_step))
         moved = np.array(world.pose(body)[0]) - centre
-        fell = float((moved - downhill * float(moved @ downhill)) @ gravity)   # the slide left out
+        fell = float((moved - slope.downhill * float(moved @ slope.downhill)) @ slope.gravity)   # the slide left out
         world.step(round((SECONDS - LANDED_SECONDS) / world.settings.time_step))
-        slide = float((np.array(world.pose(body)[0]) - centre) @ downhill)
+        slide = float((np.array(world.pose(body)[0]) - centre) @ slope.downhill)
         theta = math.radians(case.slope_deg)
         speed_along = math.sqrt(2 * GRAVITY * max(fell, 0.0)) * math.sin(theta)
         allowed = speed_along ** 2 / (2 * GRAVITY * math.cos(theta) * (case.mu - math.tan(theta)))
@@ -115,19 +127,17 @@ def kinetic_friction(case: Case, settings: PhysicsSettings | None = None, speed:
     case's slope (so that it stops): laid on it at rest, then sent downhill at `speed` (m/s);
     its deceleration over the next 0.1 s as a coefficient."""
     slope_deg = case.slope_deg - below_deg
-    world, lower, downhill, _ = _world(case, settings or PhysicsSettings.chosen(), slope_deg)
-    with world:
-        normal, middle, lay = _face(world, case, lower)
-        orientation = then(most_stable_orientation(case.upper), lay)
-        points = rotate(orientation, support_points(case.upper))
-        start = middle - downhill * 0.012 - normal * float((points @ normal).min())
+    slope = _slope(case, settings or PhysicsSettings.chosen(), slope_deg)
+    with slope.world as world:
+        orientation = then(most_stable_orientation(case.upper), slope.lay)
+        start = slope.touching(case.upper, orientation, slope.middle - slope.downhill * 0.012)
         body = world.add_piece(case.upper, tuple(start), orientation, clear_overlap=False)
         world.step(30)                                   # seated
-        world.client.resetBaseVelocity(body, tuple(downhill * speed), (0.0, 0.0, 0.0))
+        world.client.resetBaseVelocity(body, tuple(slope.downhill * speed), (0.0, 0.0, 0.0))
         world.step(12)
-        before, at = float(np.array(world.velocity(body)) @ downhill), world.seconds
+        before, at = float(np.array(world.velocity(body)) @ slope.downhill), world.seconds
         world.step(24)
-        after = float(np.array(world.velocity(body)) @ downhill)
+        after = float(np.array(world.velocity(body)) @ slope.downhill)
         deceleration = (before - after) / (world.seconds - at)
         theta = math.radians(slope_deg)
         return math.tan(theta) + deceleration / (GRAVITY * math.cos(theta))

@@ -67,6 +67,16 @@ def gui(x_display):
     pyglet.clock.tick()
 
 
+@pytest.fixture
+def window(gui):
+    """The module's window, for one test of play across machines: back at the menu after it,
+    which closes a joined or hosted game's screen (its connections say goodbye)."""
+    window, app = gui
+    yield window
+    app.show_menu()
+    window.pump(1)
+
+
 @pytest.fixture(scope="session")
 def x_display():
     """A display for pyglet: the one in $DISPLAY, or a private Xvfb with Mesa's llvmpipe."""

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from window_driver import button_named, click_on, press
+from window_driver import button_named, click_on, press, pump_until
 
 from simulator.core.state import OUTCOME
 from simulator.net.joiner import Joiner, join_line
@@ -24,30 +24,11 @@ pytestmark = pytest.mark.gui
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture
-def window(gui):
-    window, app = gui
-    yield window
-    window.switch_to()       # a second window may have been the last drawn
-    app.show_menu()          # closes a hosted game's screen: its joiners are told
-    window.pump(1)
-
-
 def keys():
     """pyglet's key names (pyglet.window opens the display: imported once the tests have one)."""
     from pyglet.window import key
 
     return key
-
-
-def pump_until(windows, condition, timeout: float = 60.0) -> None:
-    windows = windows if isinstance(windows, list) else [windows]
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "the windows never saw it"
-        for each in windows:
-            each.pump(1)
-        time.sleep(0.005)
 
 
 def hosted(window, game: str, seat_options: list[str], settings: dict | None = None):

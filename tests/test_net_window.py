@@ -10,12 +10,11 @@ import os
 import random
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from hosted_table import Table
-from window_driver import button_named, click_on, press
+from window_driver import button_named, click_on, press, pump_until
 
 from simulator.core.errors import IllegalAction
 from simulator.core.state import OUTCOME
@@ -24,22 +23,6 @@ from simulator.net.protocol import encode
 
 pytestmark = pytest.mark.gui
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def window(gui):
-    window, app = gui
-    yield window
-    app.show_menu()          # closes a joined game's screen: its connection says goodbye
-    window.pump(1)
-
-
-def pump_until(window, condition, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "the window never saw it"
-        window.pump(1)
-        time.sleep(0.01)
 
 
 def joined(window, table: Table, seat: int = 0):

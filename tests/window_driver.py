@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from contextlib import contextmanager
 
 
@@ -51,6 +52,15 @@ def share(pixels, predicate) -> float:
     """The share of pixels for which predicate(r, g, b) holds."""
     rgb = pixels[..., :3].astype(int)
     return float(predicate(rgb[..., 0], rgb[..., 1], rgb[..., 2]).mean())
+
+
+def pump_until(window, condition, timeout: float = 60.0) -> None:
+    """Draw frames until `condition()` holds (a table from a host, a move played there)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the window never saw it"
+        window.pump(1)
+        time.sleep(0.005)
 
 
 def wait_for_person(window, screen, limit: int = 600, timeout: float = 30.0) -> None:

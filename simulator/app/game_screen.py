@@ -55,6 +55,9 @@ COMMON_KEYS = (
     ("F12", "screenshot"),
     ("Ctrl+Q", "quit"),
 )
+# a game played across machines (joined or hosted): no move is taken back, and its keys say so
+NO_UNDO_ACROSS_MACHINES = "moves are not taken back in a game across machines"
+KEYS_ACROSS_MACHINES = tuple(k for k in COMMON_KEYS if not k[0].startswith("Ctrl+Z"))
 
 
 class GameScreen(Screen):

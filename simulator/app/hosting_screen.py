@@ -14,20 +14,18 @@ from typing import Any
 from pyglet.event import EVENT_HANDLED
 from pyglet.window import key
 
-from simulator.app.game_screen import COMMON_KEYS, GameScreen
+from simulator.app.game_screen import KEYS_ACROSS_MACHINES, NO_UNDO_ACROSS_MACHINES, GameScreen
 from simulator.core.controller import TurnController
 from simulator.net.host import Host
 from simulator.net.protocol import LOOPBACK
 from simulator.render.widgets import Button
-
-ACROSS_MACHINES = "moves are not taken back in a game across machines"
 
 
 class HostingGameScreen(GameScreen):
     title = "hosted game"
     screen_keys = (("Ctrl+J", "the join codes"),
                    ("Ctrl+T", "the computer plays a disconnected seat"),
-                   *(k for k in COMMON_KEYS if not k[0].startswith("Ctrl+Z")))
+                   *KEYS_ACROSS_MACHINES)
 
     def __init__(self, window: Any, app: Any, controller: TurnController, host: Host) -> None:
         self.host = host
@@ -143,7 +141,7 @@ class HostingGameScreen(GameScreen):
         self.toast.show(f"the computer plays {self.info.seat_name(seat)} from now on")
 
     def undo(self) -> None:
-        self.toast.show(ACROSS_MACHINES, error=True)
+        self.toast.show(NO_UNDO_ACROSS_MACHINES, error=True)
 
     def rematch(self) -> None:
         """A new game is chosen anew: its seats get new codes."""

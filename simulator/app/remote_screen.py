@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from simulator.app.game_screen import COMMON_KEYS, GameScreen
+from simulator.app.game_screen import KEYS_ACROSS_MACHINES, NO_UNDO_ACROSS_MACHINES, GameScreen
 from simulator.core.controller import TurnController
 from simulator.net.joiner import JoinError
 from simulator.net.remote_game import HOST_KEEPS_IT, RemoteGame
@@ -17,7 +17,7 @@ from simulator.net.remote_game import HOST_KEEPS_IT, RemoteGame
 
 class RemoteGameScreen(GameScreen):
     title = "remote game"
-    screen_keys = tuple(k for k in COMMON_KEYS if not k[0].startswith("Ctrl+Z"))   # no undo here
+    screen_keys = KEYS_ACROSS_MACHINES
 
     def __init__(self, window: Any, app: Any, remote: RemoteGame) -> None:
         # the remote game answers the screen and the views as a turn controller does
@@ -26,7 +26,7 @@ class RemoteGameScreen(GameScreen):
         self._finish_told = True                # records and the like are the host's to keep
         self.save_button.set_enabled(False)
         self.save_button.tooltip = "the host keeps this game"
-        self.undo_button.tooltip = "moves are not taken back in a game across machines"
+        self.undo_button.tooltip = NO_UNDO_ACROSS_MACHINES
         for button in [b for b in self.end.buttons if b.text.text in ("Replay", "New game")]:
             button.delete()                     # the game is the host's: no replay, no rematch here
             self.end.buttons.remove(button)
@@ -84,7 +84,7 @@ class RemoteGameScreen(GameScreen):
         return super()._status()
 
     def undo(self) -> None:
-        self.toast.show("moves are not taken back in a game across machines", error=True)
+        self.toast.show(NO_UNDO_ACROSS_MACHINES, error=True)
 
     def save(self) -> None:
         self.toast.show(HOST_KEEPS_IT)

@@ -75,6 +75,12 @@ class _Joined:
                 return False
         return True
 
+    def dismiss(self, reason: str) -> None:
+        """Tell the joiner why its connection ends (a `closed` message), and end it."""
+        self.send(encode("closed", reason=reason))
+        with contextlib.suppress(Exception):
+            self.connection.close()
+
 
 class Host:
     """Serves `controller`'s table to the joiners of its `remote` seats.
@@ -183,9 +189,7 @@ class Host:
     def close(self) -> None:
         with self.lock:
             for joined in list(self.joined):
-                joined.send(encode("closed", reason="the host closed the table"))
-                with contextlib.suppress(Exception):
-                    joined.connection.close()
+                joined.dismiss("the host closed the table")
         if self._server is not None:
             self._server.shutdown()
         if self._thread is not None:
@@ -258,14 +262,10 @@ class Host:
 
     def _seat(self, joined: _Joined) -> None:
         if joined.seat in self.handed_over:        # handed over while the hello was on its way
-            joined.send(encode("closed", reason="the computer plays this seat now"))
-            with contextlib.suppress(Exception):
-                joined.connection.close()
+            joined.dismiss("the computer plays this seat now")
             return
         for other in [j for j in self.joined if joined.seat is not None and j.seat == joined.seat]:
-            other.send(encode("closed", reason="this seat was joined again from elsewhere"))
-            with contextlib.suppress(Exception):
-                other.connection.close()
+            other.dismiss("this seat was joined again from elsewhere")
             self.joined.remove(other)
         self.joined.append(joined)
         if joined.seat is not None:
@@ -436,8 +436,6 @@ class Host:
         self.handed_over.append(seat)
         self.away_since.pop(seat, None)
         for joined in [j for j in self.joined if j.seat == seat]:
-            joined.send(encode("closed", reason="the host handed your seat to a computer player"))
-            with contextlib.suppress(Exception):
-                joined.connection.close()
+            joined.dismiss("the host handed your seat to a computer player")
             self.joined.remove(joined)
 
